@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Loom",
+    products: [
+        .executable(name: "loom", targets: ["loom"]),
+        .library(name: "LoomLayout", targets: ["LoomLayout"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // The layout engine: Texture's semantics, no I/O, no JSON.
+        .target(name: "LoomLayout", path: "Sources/LoomLayout"),
+
+        // Text measurement with Pango (the only place that knows Pango).
+        .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangoft2",
+                       providers: [.apt(["libpango1.0-dev"])]),
+        .target(name: "LoomText", dependencies: ["LoomLayout", "CPango"], path: "Sources/LoomText"),
+
+        // HTTP glue on libmicrohttpd (the only place that knows libmicrohttpd).
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "LoomHTTP", dependencies: [
+            "CMicroHTTPD",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/LoomHTTP"),
+
+        // Wire format, hashing, cache, pool, batch, routes: testable without sockets.
+        .target(name: "LoomService", dependencies: [
+            "LoomLayout", "LoomHTTP",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Sources/LoomService",
+                resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/playground.html")]),
+
+        .executableTarget(name: "loom", dependencies: [
+            "LoomService", "LoomLayout", "LoomText", "LoomHTTP",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/loom"),
+
+        .testTarget(name: "LoomLayoutTests", dependencies: ["LoomLayout"]),
+        .testTarget(name: "LoomTextTests", dependencies: ["LoomText", "LoomLayout"]),
+        .testTarget(name: "LoomServiceTests", dependencies: ["LoomService", "LoomLayout", "LoomText"]),
+        .testTarget(name: "LoomHTTPTests", dependencies: ["LoomHTTP", "LoomService"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

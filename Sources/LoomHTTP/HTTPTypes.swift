@@ -1,0 +1,102 @@
+/// A complete HTTP request, handed to the handler once the whole body is in.
+public struct HTTPRequest: Sendable {
+    /// The request method as sent, upper case ("GET", "POST", …). A `HEAD` request is
+    /// handed to the handler as "GET" (the server then sends the headers only).
+    public var method: String
+    /// The URL path without the query string, percent-decoded by libmicrohttpd.
+    public var path: String
+    /// Query parameters, percent-decoded ('+' is a space). A parameter without a value
+    /// (`?flag`) maps to "". When a name repeats, the last value wins.
+    public var query: [String: String]
+    /// Request headers; keys are lower-cased, repeated headers are joined with ", ".
+    public var headers: [String: String]
+    /// The request body (never longer than `Configuration.maxBodyBytes`).
+    public var body: [UInt8]
+    /// The client's IP address ("127.0.0.1", "::1"), or "" when unknown.
+    public var remoteAddress: String
+
+    public init(method: String, path: String, query: [String: String] = [:],
+                headers: [String: String] = [:], body: [UInt8] = [], remoteAddress: String = "") {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The value of a header, looked up case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
+}
+
+/// An HTTP response. The server adds `Content-Length`, `Date`, CORS headers and, when
+/// it compresses the body, `Content-Encoding` and `Vary`; the handler should not set
+/// `Content-Length`, `Transfer-Encoding` or `Connection` (they are ignored, except
+/// `Connection: close`).
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header, looked up case-insensitively.
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first(where: { $0.0.lowercased() == lower })?.1
+    }
+}
+
+/// One finished request, as written to the access log (and handed to
+/// `HTTPServer.accessLogHook` when set).
+public struct HTTPAccessLogEntry: Sendable {
+    /// The method as the client sent it ("HEAD" stays "HEAD" here).
+    public var method: String
+    public var path: String
+    /// The status sent, or 0 when no response was sent (client gone, timeout, error).
+    public var status: Int
+    /// Body bytes of the response as sent (after compression).
+    public var bytes: Int
+    /// From the end of the request headers until the response was fully sent.
+    public var milliseconds: Double
+    public var remoteAddress: String
+    /// Whether the handler saw this request (false for preflights and 413s).
+    public var handled: Bool
+    /// "ok", or why the request ended early: "client_closed", "timeout", "error",
+    /// "shutdown".
+    public var outcome: String
+}
+
+public enum HTTPServerError: Error, CustomStringConvertible, Equatable {
+    /// The host does not parse or resolve to an address.
+    case invalidAddress(host: String, reason: String)
+    /// Another process (or server) already listens on this address and port.
+    case addressInUse(host: String, port: Int)
+    /// socket(2), bind(2) or listen(2) failed for another reason.
+    case bindFailed(host: String, port: Int, reason: String)
+    /// libmicrohttpd refused to start; `reason` holds its log messages.
+    case startFailed(reason: String)
+    /// start() was called twice, or after stop().
+    case invalidState(String)
+
+    public var description: String {
+        switch self {
+        case let .invalidAddress(host, reason):
+            return "cannot listen on host '\(host)': \(reason)"
+        case let .addressInUse(host, port):
+            return "cannot listen on \(host):\(port): the address is already in use (another server is running on this port?)"
+        case let .bindFailed(host, port, reason):
+            return "cannot listen on \(host):\(port): \(reason)"
+        case let .startFailed(reason):
+            return "cannot start the HTTP daemon: \(reason)"
+        case let .invalidState(what):
+            return "HTTP server: \(what)"
+        }
+    }
+}

@@ -1,0 +1,382 @@
+import Dispatch
+
+/// The stack algorithm of `ASStackLayoutSpec` (semantics §7.2): first measurement, lines,
+/// flexing once per line, line cross sizes and baselines, stretching, positioning.
+/// Texture splits this into ASStackUnpositionedLayout and ASStackPositionedLayout; here it is
+/// one value that runs the steps in order over a few parallel arrays.
+final class StackLayoutAlgorithm {
+    static let violationEpsilon = 0.01
+
+    let spec: StackLayoutSpec
+    let used: SizeRange
+    let context: LayoutContext
+    let vertical: Bool
+    let children: [LayoutElement]
+    let mainMin: Double, mainMax: Double, crossMin: Double, crossMax: Double
+    /// Per axis the stack's exact size, else NaN (§7.2.3 step 1).
+    let parentSize: Size
+    let concurrent: Bool
+
+    /// Per child: current layout, resolved alignment, whether it is an unmeasured placeholder.
+    var layouts: [Layout]
+    let alignments: [StackLayoutAlignItems]
+    var placeholders: [Bool]
+
+    struct Line {
+        var range: Range<Int>
+        var cross: Double = 0
+        var baseline: Double = 0
+    }
+
+    init(spec: StackLayoutSpec, used: SizeRange, context: LayoutContext) {
+        self.spec = spec
+        self.used = used
+        self.context = context
+        self.vertical = spec.direction == .vertical
+        self.children = spec.children
+        self.mainMin = vertical ? used.min.height : used.min.width
+        self.mainMax = vertical ? used.max.height : used.max.width
+        self.crossMin = vertical ? used.min.width : used.min.height
+        self.crossMax = vertical ? used.max.width : used.max.height
+        self.parentSize = Size(width: used.min.width == used.max.width ? used.min.width : .nan,
+                               height: used.min.height == used.max.height ? used.min.height : .nan)
+        self.concurrent = spec.concurrent && context.allowsConcurrency && spec.children.count > 1
+        let alignItems = spec.alignItems
+        self.alignments = spec.children.map { child in
+            switch child.style.alignSelf {
+            case .auto: return alignItems
+            case .start: return .start
+            case .end: return .end
+            case .center: return .center
+            case .stretch: return .stretch
+            }
+        }
+        self.layouts = []
+        self.placeholders = []
+    }
+
+    // MARK: axis helpers
+
+    @inline(__always) func main(_ s: Size) -> Double { vertical ? s.height : s.width }
+    @inline(__always) func cross(_ s: Size) -> Double { vertical ? s.width : s.height }
+    @inline(__always) func size(main m: Double, cross c: Double) -> Size {
+        vertical ? Size(width: c, height: m) : Size(width: m, height: c)
+    }
+    @inline(__always) func point(main m: Double, cross c: Double) -> Point {
+        vertical ? Point(x: c, y: m) : Point(x: m, y: c)
+    }
+
+    // MARK: measuring a child (crossChildLayout)
+
+    /// §7.2.3 `measureChild`: a stretch child takes its cross range from its own style
+    /// resolved against an undefined parent, where an explicit value is set.
+    func measureChild(_ i: Int, stackMin: Double, stackMax: Double, crossMin cMin: Double, crossMax cMax: Double) -> Layout {
+        let child = children[i]
+        let childCrossMin: Double, childCrossMax: Double
+        if alignments[i] == .stretch {
+            let r = child.style.resolveSize(parent: .undefined)
+            let rMin = cross(r.min), rMax = cross(r.max)
+            childCrossMin = rMin != 0 ? rMin : cMin
+            childCrossMax = rMax != .infinity ? rMax : cMax
+        } else {
+            childCrossMin = 0
+            childCrossMax = cMax
+        }
+        let range = SizeRange(min: size(main: stackMin, cross: childCrossMin), max: size(main: stackMax, cross: childCrossMax))
+        return child.layoutThatFits(range, parentSize: parentSize, context: context)
+    }
+
+    /// Runs `body` for each index, on several threads for `concurrent` stacks. Each call
+    /// returns the new layout for its index (or nil to keep the current one).
+    func remeasure(_ indices: [Int], _ body: (Int) -> Layout?) {
+        if concurrent && indices.count > 1 {
+            var results = [Layout?](repeating: nil, count: indices.count)
+            results.withUnsafeMutableBufferPointer { buf in
+                let out = buf
+                DispatchQueue.concurrentPerform(iterations: indices.count) { k in out[k] = body(indices[k]) }
+            }
+            for (k, i) in indices.enumerated() {
+                if let l = results[k] { layouts[i] = l; placeholders[i] = false }
+            }
+        } else {
+            for i in indices {
+                if let l = body(i) { layouts[i] = l; placeholders[i] = false }
+            }
+        }
+    }
+
+    // MARK: the steps
+
+    func run() -> Layout {
+        let n = children.count
+        if n == 0 { return spec.makeLayout(used.min, context: context) }
+
+        // §7.2.6: optimized flexing.
+        var flexibleBoth = 0
+        for c in children where c.style.flexGrow > 0 && c.style.flexShrink > 0 { flexibleBoth += 1 }
+        let optimized = flexibleBoth == 1 && mainMin == mainMax
+
+        // §7.2.4: first pass with an unbounded (or flex-basis) main axis.
+        let zero = Layout(size: .zero, ascender: 0, descender: 0, grid: context.grid)
+        layouts = [Layout](repeating: zero, count: n)
+        placeholders = [Bool](repeating: true, count: n)
+        let parentMain = main(parentSize)
+        var firstPass: [Int] = []
+        firstPass.reserveCapacity(n)
+        for i in 0..<n {
+            let s = children[i].style
+            if optimized && s.flexGrow > 0 && s.flexShrink > 0 { continue }
+            firstPass.append(i)
+        }
+        remeasure(firstPass) { i in
+            let basis = children[i].style.flexBasis
+            return measureChild(i, stackMin: basis.resolve(parent: parentMain, auto: 0),
+                                stackMax: basis.resolve(parent: parentMain, auto: .infinity),
+                                crossMin: crossMin, crossMax: crossMax)
+        }
+
+        // §7.2.9: lines.
+        var lines = collectLines()
+
+        // §7.2.5: flex each line once.
+        for line in lines { flex(line.range, optimized: optimized) }
+
+        // §7.2.7: line cross sizes and baselines.
+        computeLinesCrossSizeAndBaseline(&lines)
+
+        // §7.2.8: stretch lines and items.
+        stretch(&lines)
+
+        // Placeholders nobody measured (a shrinking optimized child): measured at exactly 0×0 (§15).
+        for i in 0..<n where placeholders[i] {
+            layouts[i] = children[i].layoutThatFits(SizeRange(exactly: .zero), parentSize: .zero, context: context)
+            placeholders[i] = false
+        }
+
+        // §7.2.10 / §7.2.12: positions and size.
+        return position(lines)
+    }
+
+    func lineSum(_ range: Range<Int>) -> Double {
+        var sum = range.isEmpty ? 0 : spec.spacing * Double(range.count - 1)
+        for i in range { sum += children[i].style.spacingBefore + children[i].style.spacingAfter }
+        for i in range { sum += main(layouts[i].size) }
+        return sum
+    }
+
+    @inline(__always) func violation(_ sum: Double) -> Double {
+        if sum < mainMin { return mainMin - sum }
+        if sum > mainMax { return mainMax - sum }
+        return 0
+    }
+
+    /// Lines from the first-pass sizes: a line breaks only when adding an item would exceed
+    /// the max; every item's spacingBefore/After counts, `spacing` is not carried over a break.
+    func collectLines() -> [Line] {
+        let n = children.count
+        if spec.flexWrap == .noWrap { return [Line(range: 0..<n)] }
+        var lines: [Line] = []
+        var start = 0, lineSum = 0.0, gap = 0.0
+        for i in 0..<n {
+            let s = children[i].style
+            let extent = s.spacingBefore + main(layouts[i].size) + s.spacingAfter
+            if violation(lineSum + gap + extent) < 0 && i > start {
+                lines.append(Line(range: start..<i))
+                start = i; lineSum = 0; gap = 0
+            }
+            lineSum += gap + extent
+            gap = spec.spacing
+        }
+        lines.append(Line(range: start..<n))
+        return lines
+    }
+
+    func flex(_ range: Range<Int>, optimized: Bool) {
+        let v = violation(lineSum(range))
+        let eps = StackLayoutAlgorithm.violationEpsilon
+        @inline(__always) func factor(_ i: Int) -> Double {
+            if abs(v) < eps { return 0 }
+            return v > 0 ? children[i].style.flexGrow : children[i].style.flexShrink
+        }
+        var flexSum = 0.0
+        for i in range { flexSum += factor(i) }
+        if flexSum == 0 {
+            if optimized {
+                let flexible = range.filter { children[$0].style.flexGrow > 0 && children[$0].style.flexShrink > 0 }
+                remeasure(flexible) { i in
+                    measureChild(i, stackMin: 0, stackMax: 0, crossMin: crossMin, crossMax: crossMax)
+                }
+            }
+            return
+        }
+        var adjustments = [Double](repeating: 0, count: range.count)
+        if v > 0 {
+            for (k, i) in range.enumerated() {
+                adjustments[k] = (v * (children[i].style.flexGrow / flexSum)).rounded(.down)
+            }
+        } else {
+            var scaledSum = 0.0
+            for i in range { scaledSum += main(layouts[i].size) * (children[i].style.flexShrink / flexSum) }
+            if scaledSum != 0 {
+                for (k, i) in range.enumerated() {
+                    let scaled = main(layouts[i].size) * (children[i].style.flexShrink / flexSum)
+                    adjustments[k] = -abs((scaled / scaledSum) * v)
+                }
+            }
+        }
+        var remaining = v
+        for a in adjustments { remaining -= a }
+        guard let first = adjustments.firstIndex(where: { $0 != 0 }) else { return }
+        let lower = range.lowerBound
+        let flexing = range.filter { adjustments[$0 - lower] != 0 }
+        let current = layouts
+        remeasure(flexing) { i in
+            let k = i - lower
+            let extra = (k == first && children[i].style.flexGrow > 0) ? remaining : 0
+            let target = cgMax(main(current[i].size) + adjustments[k] + extra, 0)
+            return measureChild(i, stackMin: target, stackMax: target, crossMin: crossMin, crossMax: crossMax)
+        }
+    }
+
+    func isBaseline(_ i: Int) -> Bool { alignments[i] == .baselineFirst || alignments[i] == .baselineLast }
+
+    func baselineOf(_ i: Int) -> Double {
+        switch alignments[i] {
+        case .baselineFirst: return layouts[i].ascender
+        case .baselineLast: return cross(layouts[i].size) + layouts[i].descender
+        default: return 0
+        }
+    }
+
+    func computeLinesCrossSizeAndBaseline(_ lines: inout [Line]) {
+        let single = lines.count == 1
+        if single && crossMin == crossMax {
+            lines[0].cross = crossMin
+            var baseline = 0.0
+            for i in lines[0].range where isBaseline(i) { baseline = cgMax(baseline, baselineOf(i)) }
+            lines[0].baseline = baseline
+            return
+        }
+        for li in lines.indices {
+            var toBaseline = 0.0, fromBaseline = 0.0, maxCross = 0.0
+            for i in lines[li].range {
+                if isBaseline(i) {
+                    let b = baselineOf(i)
+                    toBaseline = cgMax(toBaseline, b)
+                    fromBaseline = cgMax(fromBaseline, cross(layouts[i].size) - b)
+                } else {
+                    maxCross = cgMax(maxCross, cross(layouts[i].size))
+                }
+            }
+            var c = cgMax(toBaseline + fromBaseline, maxCross)
+            if single { c = cgMin(cgMax(crossMin, c), crossMax) }
+            lines[li].cross = c
+            lines[li].baseline = toBaseline
+        }
+    }
+
+    func linesCrossSum(_ lines: [Line]) -> Double {
+        var sum = spec.lineSpacing * Double(lines.count - 1)
+        for l in lines { sum += l.cross }
+        return sum
+    }
+
+    @inline(__always) func crossViolation(_ sum: Double) -> Double {
+        if sum < crossMin { return crossMin - sum }
+        if sum > crossMax { return crossMax - sum }
+        return 0
+    }
+
+    func stretch(_ lines: inout [Line]) {
+        let v = crossViolation(linesCrossSum(lines))
+        let stretchLines = lines.count > 1 && spec.alignContent == .stretch && v > StackLayoutAlgorithm.violationEpsilon
+        let extra = v / Double(lines.count)
+        for li in lines.indices {
+            if stretchLines { lines[li].cross += extra }
+            let lineCross = lines[li].cross
+            let candidates = lines[li].range.filter {
+                alignments[$0] == .stretch && lineCross - cross(layouts[$0].size) > StackLayoutAlgorithm.violationEpsilon
+            }
+            let current = layouts
+            remeasure(candidates) { i in
+                let s = main(current[i].size)
+                return measureChild(i, stackMin: s, stackMax: s, crossMin: lineCross, crossMax: lineCross)
+            }
+        }
+    }
+
+    func position(_ lines: [Line]) -> Layout {
+        let eps = StackLayoutAlgorithm.violationEpsilon
+        var stackMain = 0.0
+        var sums: [Double] = []
+        sums.reserveCapacity(lines.count)
+        for l in lines {
+            let s = lineSum(l.range)
+            sums.append(s)
+            stackMain = cgMax(s, stackMain)
+        }
+        let crossSum = linesCrossSum(lines)
+
+        // alignContent: lines along the cross axis.
+        let cv = crossViolation(crossSum)
+        var alignContent = spec.alignContent
+        if alignContent == .spaceBetween && (cv < eps || lines.count == 1) { alignContent = .start }
+        if alignContent == .spaceAround && (cv < eps || lines.count == 1) { alignContent = .center }
+        var crossOffset = 0.0, lineGap = 0.0
+        switch alignContent {
+        case .start, .stretch: break
+        case .center: crossOffset = cv / 2
+        case .end: crossOffset = cv
+        case .spaceBetween: lineGap = cv / Double(lines.count - 1)
+        case .spaceAround:
+            let unit = cv / Double(2 * lines.count)
+            crossOffset = unit; lineGap = 2 * unit
+        }
+
+        let grid = context.grid
+        var subs: [Sublayout] = []
+        subs.reserveCapacity(children.count)
+        var lineCrossStart = crossOffset
+        for (li, line) in lines.enumerated() {
+            let v = violation(sums[li])
+            let count = line.range.count
+            var justify = spec.justifyContent
+            if justify == .spaceBetween && (v < eps || count == 1) { justify = .start }
+            if justify == .spaceAround && (v < eps || count == 1) { justify = .center }
+            var p = 0.0, extraGap = 0.0
+            switch justify {
+            case .start: break
+            case .center: p = v / 2
+            case .end: p = v
+            case .spaceBetween: extraGap = v / Double(count - 1)
+            case .spaceAround:
+                let unit = v / Double(2 * count)
+                p = unit; extraGap = 2 * unit
+            }
+            for (k, i) in line.range.enumerated() {
+                let s = children[i].style
+                p += s.spacingBefore
+                if k > 0 { p += spec.spacing + extraGap }
+                let itemCross = cross(layouts[i].size)
+                let offset: Double
+                switch alignments[i] {
+                case .end: offset = line.cross - itemCross
+                case .center: offset = grid.floor((line.cross - itemCross) / 2)
+                case .baselineFirst, .baselineLast: offset = line.baseline - baselineOf(i)
+                case .start, .stretch: offset = 0
+                }
+                subs.append(Sublayout(slot: i, position: point(main: p, cross: lineCrossStart + offset), layout: layouts[i]))
+                p += main(layouts[i].size) + s.spacingAfter
+            }
+            lineCrossStart += line.cross + lineGap + spec.lineSpacing
+        }
+
+        let size = used.clamp(self.size(main: stackMain, cross: crossSum))
+        var ascender = spec.style.ascender, descender = spec.style.descender
+        if vertical {
+            ascender = layouts[0].ascender
+            descender = layouts[children.count - 1].descender
+        }
+        return Layout(size: size, sublayouts: subs, ascender: ascender, descender: descender, grid: context.grid)
+    }
+}

@@ -1,0 +1,51 @@
+/// `ASLayout`: the computed size of one element and the positions of the elements it laid
+/// out. A layout does not point at its element: `Sublayout.slot` indexes the parent
+/// element's `layoutChildren`, so a layout computed for one subtree can be reused for any
+/// structurally identical subtree (the subtree cache relies on this). Layouts are immutable
+/// and may be shared between threads.
+public final class Layout: @unchecked Sendable {
+    /// Pixel-ceiled; 0×0 if the requested size was not a valid size (Texture's release fallback).
+    public let size: Size
+    public let sublayouts: [Sublayout]
+    /// Baseline metrics read by a parent stack after measuring (`style.ascender`/`descender`
+    /// as Texture leaves them: text nodes and vertical stacks set them while measuring).
+    public let ascender: Double
+    public let descender: Double
+    /// Text nodes: what the measurer reported.
+    public let text: TextLayoutInfo?
+    /// Number of layouts in this subtree including this one (cheap reuse accounting).
+    public let subtreeCount: Int
+
+    public init(size rawSize: Size, sublayouts: [Sublayout] = [], ascender: Double, descender: Double,
+                text: TextLayoutInfo? = nil, grid: PixelGrid) {
+        self.size = validSize(rawSize) ? grid.ceil(rawSize) : .zero
+        self.sublayouts = sublayouts
+        self.ascender = ascender
+        self.descender = descender
+        self.text = text
+        var count = 1
+        for s in sublayouts { count &+= s.layout.subtreeCount }
+        self.subtreeCount = count
+    }
+
+    /// Rough heap footprint, for byte-bounded caches.
+    public var approximateBytes: Int { 64 + sublayouts.count * 40 }
+}
+
+/// One child layout placed by its parent. Positions are stored raw (not rounded), as
+/// Texture stores the positions parents assign.
+public struct Sublayout: Sendable {
+    /// Index into the parent element's `layoutChildren`.
+    public let slot: Int
+    public var position: Point
+    public let layout: Layout
+    public init(slot: Int, position: Point, layout: Layout) {
+        self.slot = slot; self.position = position; self.layout = layout
+    }
+}
+
+public struct TextLayoutInfo: Hashable, Sendable {
+    public var lineCount: Int
+    public var truncated: Bool
+    public init(lineCount: Int, truncated: Bool) { self.lineCount = lineCount; self.truncated = truncated }
+}

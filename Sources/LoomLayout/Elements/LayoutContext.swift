@@ -1,0 +1,66 @@
+import Synchronization
+
+/// What stays the same for every element of one layout pass: the pixel grid, the text
+/// measurer and the optional cross-request subtree cache.
+public final class LayoutContext: @unchecked Sendable {
+    public let grid: PixelGrid
+    public let textMeasurer: TextMeasuring?
+    public let subtreeCache: SubtreeLayoutCaching?
+    /// Whether `concurrent` stacks may measure their children on other threads.
+    public let allowsConcurrency: Bool
+    private let computed = Atomic<Int>(0)
+
+    public init(scale: Double = 2, textMeasurer: TextMeasuring? = nil, subtreeCache: SubtreeLayoutCaching? = nil,
+                allowsConcurrency: Bool = true) {
+        self.grid = PixelGrid(scale: scale)
+        self.textMeasurer = textMeasurer
+        self.subtreeCache = subtreeCache
+        self.allowsConcurrency = allowsConcurrency
+    }
+
+    /// Layouts actually computed in this pass (memo and cache hits excluded).
+    public var computedLayouts: Int { computed.load(ordering: .relaxed) }
+    @inline(__always) func noteComputed() { computed.add(1, ordering: .relaxed) }
+}
+
+/// A 128-bit digest of an element's subtree: everything about it that can change a frame
+/// (ids excluded). Set by whoever builds the tree; the engine only compares digests.
+public struct ElementDigest: Hashable, Sendable, CustomStringConvertible {
+    public var high: UInt64
+    public var low: UInt64
+    public init(high: UInt64, low: UInt64) { self.high = high; self.low = low }
+    public var description: String {
+        let h = String(high, radix: 16), l = String(low, radix: 16)
+        return String(repeating: "0", count: 16 - h.count) + h + String(repeating: "0", count: 16 - l.count) + l
+    }
+}
+
+/// The key of one measurement: a subtree measured under a constrained range and a parent size.
+public struct SubtreeLayoutKey: Hashable, Sendable {
+    public let digest: ElementDigest
+    public let constrained: SizeRange
+    public let parentSize: Size
+    public let scale: Double
+
+    public init(digest: ElementDigest, constrained: SizeRange, parentSize: Size, scale: Double) {
+        self.digest = digest; self.constrained = constrained; self.parentSize = parentSize; self.scale = scale
+    }
+    public static func == (a: SubtreeLayoutKey, b: SubtreeLayoutKey) -> Bool {
+        a.digest == b.digest && a.constrained.bitwiseEquals(b.constrained)
+            && a.parentSize.bitwiseEquals(b.parentSize) && a.scale.bitPattern == b.scale.bitPattern
+    }
+    public func hash(into h: inout Hasher) {
+        h.combine(digest.high); h.combine(digest.low)
+        h.combine(constrained.min.width.bitPattern); h.combine(constrained.min.height.bitPattern)
+        h.combine(constrained.max.width.bitPattern); h.combine(constrained.max.height.bitPattern)
+        h.combine(parentSize.width.bitPattern); h.combine(parentSize.height.bitPattern)
+        h.combine(scale.bitPattern)
+    }
+}
+
+/// A cache of measured subtrees shared between layout passes (Texture keeps each node's
+/// last layout; Loom keeps them across requests). Must be thread-safe.
+public protocol SubtreeLayoutCaching: AnyObject, Sendable {
+    func layout(for key: SubtreeLayoutKey) -> Layout?
+    func store(_ layout: Layout, for key: SubtreeLayoutKey)
+}

@@ -1,0 +1,133 @@
+/// `ASLayoutElement`: anything that can be measured with a size range, a layout spec or a
+/// display node. Each subclass has one job: `calculateLayout(_:context:)`, its layout for
+/// the range it was given after its own style was applied.
+///
+/// An element tree is built once per request and then only read, except for the small
+/// per-element memo of recent measurements (Texture's `_calculatedDisplayNodeLayout`), which
+/// is touched only by the thread measuring that element.
+open class LayoutElement {
+    public var style: LayoutElementStyle
+    /// The client's id, carried to the output. Never part of the layout.
+    public var id: String?
+    /// Digest of the subtree for the shared subtree cache; nil = do not share.
+    public var digest: ElementDigest?
+
+    /// Recent measurements: a few inline, then a table for elements measured under many
+    /// ranges (nested flexing and stretching re-measure children under several ranges).
+    private var memo: [MemoEntry] = []
+    private var memoTable: [MemoKey: Layout]?
+    private struct MemoEntry {
+        let constrained: SizeRange
+        let parentSize: Size
+        let layout: Layout
+    }
+    private struct MemoKey: Hashable {
+        let bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        init(_ c: SizeRange, _ p: Size) {
+            bits = (c.min.width.bitPattern, c.min.height.bitPattern, c.max.width.bitPattern, c.max.height.bitPattern,
+                    p.width.bitPattern, p.height.bitPattern)
+        }
+        static func == (a: MemoKey, b: MemoKey) -> Bool { a.bits == b.bits }
+        func hash(into h: inout Hasher) {
+            h.combine(bits.0); h.combine(bits.1); h.combine(bits.2); h.combine(bits.3); h.combine(bits.4); h.combine(bits.5)
+        }
+    }
+    private static let inlineMemoCapacity = 6
+
+    /// Whether this element's layout can depend on the parent size it is measured with: its
+    /// own style uses fractions, or it hands its parent size to a child that does (inset,
+    /// overlay and background pass it on; every other container derives its children's
+    /// parent size from its own range). When false, measurements are shared across parent
+    /// sizes, which gives the same layouts with far fewer computations.
+    public private(set) lazy var usesParentSize: Bool = {
+        let s = style
+        if s.width.isFraction || s.height.isFraction || s.minWidth.isFraction || s.maxWidth.isFraction
+            || s.minHeight.isFraction || s.maxHeight.isFraction { return true }
+        return childrenReceivingParentSize.contains { $0.usesParentSize }
+    }()
+
+    /// The children this element measures with its own parent size (derived or not).
+    open var childrenReceivingParentSize: [LayoutElement] { [] }
+
+    public init(style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
+        self.style = style
+        self.id = id
+    }
+
+    /// The wire-format `type` of this element.
+    open var typeName: String { "spec" }
+
+    /// Display nodes own a flattened layout; specs disappear when flattening.
+    open var isDisplayNode: Bool { false }
+
+    /// The elements this element lays out; `Sublayout.slot` indexes this array.
+    open var layoutChildren: [LayoutElement] { [] }
+
+    /// `layoutThatFits:parentSize:` — measure this element in `constrained`, with the size
+    /// of its parent (for fractions; NaN = undefined). Memoised per element and, when a
+    /// digest is set, in the context's shared subtree cache.
+    public final func layoutThatFits(_ constrained: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
+        // A parent size this element never reads is normalised away, for the memo and the cache.
+        let parent = usesParentSize ? parentSize : .zero
+        for entry in memo where entry.constrained.bitwiseEquals(constrained) && entry.parentSize.bitwiseEquals(parent) {
+            return entry.layout
+        }
+        if let table = memoTable, let hit = table[MemoKey(constrained, parent)] { return hit }
+        var key: SubtreeLayoutKey?
+        if let digest, let cache = context.subtreeCache {
+            let k = SubtreeLayoutKey(digest: digest, constrained: constrained, parentSize: parent, scale: context.grid.scale)
+            if let hit = cache.layout(for: k) {
+                remember(hit, constrained, parent)
+                return hit
+            }
+            key = k
+        }
+        let layout = computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
+        context.noteComputed()
+        remember(layout, constrained, parent)
+        if let key, let cache = context.subtreeCache { cache.store(layout, for: key) }
+        return layout
+    }
+
+    private func remember(_ layout: Layout, _ constrained: SizeRange, _ parentSize: Size) {
+        if memo.count < LayoutElement.inlineMemoCapacity {
+            memo.append(MemoEntry(constrained: constrained, parentSize: parentSize, layout: layout))
+        } else {
+            if memoTable == nil { memoTable = [:] }
+            memoTable![MemoKey(constrained, parentSize)] = layout
+        }
+    }
+
+    /// Forget memoised measurements (a tree reused for another pass, e.g. another scale).
+    public func resetMemo() {
+        memo.removeAll(keepingCapacity: true)
+        memoTable = nil
+        for child in layoutChildren { child.resetMemo() }
+    }
+
+    /// Texture's common first step (§3.3): the constrained range wins over the element's own
+    /// style, resolved against the parent size. Inset, overlay and background override this
+    /// and ignore their own style.
+    open func computeLayoutThatFits(_ constrained: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
+        let used = constrained.intersect(style.resolveSize(parent: parentSize))
+        return calculateLayout(used, context: context)
+    }
+
+    /// The element's own layout for its `used` range.
+    open func calculateLayout(_ used: SizeRange, context: LayoutContext) -> Layout {
+        Layout(size: used.min, ascender: style.ascender, descender: style.descender, grid: context.grid)
+    }
+
+    /// Convenience for leaf layouts and specs that keep the style's baseline metrics.
+    @inline(__always)
+    public func makeLayout(_ size: Size, _ sublayouts: [Sublayout] = [], context: LayoutContext) -> Layout {
+        Layout(size: size, sublayouts: sublayouts, ascender: style.ascender, descender: style.descender, grid: context.grid)
+    }
+}
+
+/// `ASCalculateRootLayout`: the root element measured in `sizeRange` with parent size
+/// `sizeRange.max`. A spec root is measured as the layout of an implicit plain node
+/// (semantics §5), which gives the same frames and lets the output be flattened.
+public func calculateRootLayout(_ root: LayoutElement, sizeRange: SizeRange, context: LayoutContext) -> Layout {
+    root.layoutThatFits(sizeRange, parentSize: sizeRange.max, context: context)
+}

@@ -1,0 +1,48 @@
+/// `ASDisplayNode` (§4): a plain node, a node with a manual `calculateSizeThatFits:`
+/// (`intrinsicSize`), or a node with its own `layoutSpecThatFits:` (`layoutSpec`).
+/// Display nodes own a flattened layout: the nodes their spec placed become their children.
+open class DisplayNode: LayoutElement {
+    /// The node's own layout spec; its subtree's frames are relative to this node.
+    public let layoutSpec: LayoutElement?
+    /// What a manual `calculateSizeThatFits:` returns, whatever it is offered.
+    public let intrinsicSize: Size?
+
+    public init(layoutSpec: LayoutElement? = nil, intrinsicSize: Size? = nil,
+                style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
+        self.layoutSpec = layoutSpec
+        self.intrinsicSize = intrinsicSize
+        super.init(style: style, id: id)
+    }
+
+    override open var typeName: String { "node" }
+    override public final var isDisplayNode: Bool { true }
+    override open var layoutChildren: [LayoutElement] { layoutSpec.map { [$0] } ?? [] }
+
+    /// `calculateSizeThatFits:` of a leaf node: the offered max if it is a valid size,
+    /// otherwise 0×0 (§4.2); a fixed intrinsic size regardless of the offer (§4.3).
+    open func calculateSizeThatFits(_ constrainedSize: Size, context: LayoutContext) -> Size {
+        if let intrinsicSize { return intrinsicSize }
+        return validSize(constrainedSize) ? constrainedSize : .zero
+    }
+
+    override open func calculateLayout(_ used: SizeRange, context: LayoutContext) -> Layout {
+        if let spec = layoutSpec {
+            // §4.1 step 3: the spec measured with the node's range, parent size = used.max;
+            // the node takes the spec's size and holds the spec layout at (0,0).
+            let specLayout = spec.layoutThatFits(used, parentSize: used.max, context: context)
+            return makeLayout(specLayout.size, [Sublayout(slot: 0, position: .zero, layout: specLayout)], context: context)
+        }
+        return makeLayout(used.clamp(calculateSizeThatFits(used.max, context: context)), context: context)
+    }
+}
+
+/// `ASImageNode` / `ASNetworkImageNode`: a leaf whose size is the image's size in points,
+/// clamped into its range (§4.3). `url` is carried to the output, never fetched.
+public final class ImageNode: DisplayNode {
+    public let url: String?
+    public init(intrinsicSize: Size?, url: String? = nil, style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
+        self.url = url
+        super.init(intrinsicSize: intrinsicSize, style: style, id: id)
+    }
+    override public var typeName: String { "image" }
+}

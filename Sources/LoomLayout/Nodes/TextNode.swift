@@ -1,0 +1,36 @@
+/// `ASTextNode` (§9.2): measured by the context's text measurer in a container of the
+/// offered max size less the insets; the used width (longest line), not the offered width,
+/// plus the insets, at most the offer; then clamped into the range and pixel-ceiled.
+/// Ascender and descender come from the fonts of the first and last characters (§9.4).
+public final class TextNode: DisplayNode {
+    public let attributes: TextAttributes
+    public let textContainerInset: EdgeInsets
+
+    public init(attributes: TextAttributes, textContainerInset: EdgeInsets = .zero,
+                style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
+        self.attributes = attributes
+        self.textContainerInset = textContainerInset
+        super.init(style: style, id: id)
+    }
+    override public var typeName: String { "text" }
+
+    override public func calculateLayout(_ used: SizeRange, context: LayoutContext) -> Layout {
+        let m = used.max
+        let i = textContainerInset
+        let container = Size(width: m.width - i.left - i.right, height: m.height - i.top - i.bottom)
+        guard let measurer = context.textMeasurer else {
+            preconditionFailure("a text node was laid out without a text measurer")
+        }
+        let measured = measurer.measure(attributes, in: Size(width: Swift.max(0, container.width),
+                                                            height: Swift.max(0, container.height)))
+        // TextKit's used rect never exceeds the container.
+        let textSize = Size(width: cgMin(measured.size.width, Swift.max(0, container.width)),
+                            height: cgMin(measured.size.height, Swift.max(0, container.height)))
+        let withInsets = Size(width: textSize.width + i.left + i.right, height: textSize.height + i.top + i.bottom)
+        // std::fmin with the offered size (IEEE fmin: a NaN operand loses).
+        let fitted = Size(width: Swift.min(withInsets.width, m.width), height: Swift.min(withInsets.height, m.height))
+        return Layout(size: used.clamp(fitted), ascender: measured.ascender, descender: measured.descender,
+                      text: TextLayoutInfo(lineCount: measured.lineCount, truncated: measured.truncated),
+                      grid: context.grid)
+    }
+}

@@ -1,0 +1,103 @@
+// What the engine needs from a text measurer. The engine knows nothing about fonts or
+// shaping; `LoomText` implements this protocol with Pango.
+
+/// A font request: family name as the client wrote it (aliases are the measurer's job),
+/// size in points, CSS weight (100–900) and italic.
+public struct FontDescriptor: Hashable, Sendable {
+    public var family: String
+    public var size: Double
+    public var weight: Int
+    public var italic: Bool
+    public init(family: String = "Helvetica", size: Double = 12, weight: Int = 400, italic: Bool = false) {
+        self.family = family; self.size = size; self.weight = weight; self.italic = italic
+    }
+    /// What an attributed string gets when no font is given: Helvetica 12 pt.
+    public static let attributedStringDefault = FontDescriptor()
+}
+
+/// One run of an attributed string. A nil font or letter spacing inherits the text's.
+public struct TextSpan: Hashable, Sendable {
+    public var text: String
+    public var font: FontDescriptor?
+    public var letterSpacing: Double?
+    public init(text: String, font: FontDescriptor? = nil, letterSpacing: Double? = nil) {
+        self.text = text; self.font = font; self.letterSpacing = letterSpacing
+    }
+}
+
+/// `NSTextAlignment`.
+public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
+    case left, center, right, justified, natural
+}
+
+/// `NSLineBreakMode` as `ASTextNode.truncationMode`.
+public enum TruncationMode: String, Hashable, Sendable, CaseIterable {
+    case tail, head, middle, clip, wordWrap, charWrap
+}
+
+/// Everything about a text that can change its measured size (an attributed string plus
+/// the text node's line limit and truncation settings). Insets are not here: the text node
+/// subtracts and adds them around the measurement, as ASTextNode does.
+public struct TextAttributes: Hashable, Sendable {
+    public var spans: [TextSpan]
+    public var font: FontDescriptor
+    /// CSS line height in points; nil = `normal` (from the font's metrics).
+    public var lineHeight: Double?
+    /// Extra space between lines (`NSParagraphStyle.lineSpacing`).
+    public var lineSpacing: Double
+    public var letterSpacing: Double
+    public var alignment: TextAlignment
+    /// 0 = no limit.
+    public var maximumNumberOfLines: Int
+    public var truncationMode: TruncationMode
+    public var truncationText: String
+
+    public init(spans: [TextSpan], font: FontDescriptor = .attributedStringDefault, lineHeight: Double? = nil,
+                lineSpacing: Double = 0, letterSpacing: Double = 0, alignment: TextAlignment = .natural,
+                maximumNumberOfLines: Int = 0, truncationMode: TruncationMode = .wordWrap,
+                truncationText: String = "\u{2026}") {
+        self.spans = spans; self.font = font; self.lineHeight = lineHeight; self.lineSpacing = lineSpacing
+        self.letterSpacing = letterSpacing; self.alignment = alignment
+        self.maximumNumberOfLines = maximumNumberOfLines; self.truncationMode = truncationMode
+        self.truncationText = truncationText
+    }
+
+    /// The whole string, spans concatenated.
+    public var string: String { spans.count == 1 ? spans[0].text : spans.map(\.text).joined() }
+}
+
+/// The answer of a measurement in a container of a given size.
+public struct TextMeasurement: Hashable, Sendable {
+    /// The used rect: width of the longest laid-out line, height of the visible lines.
+    /// Not clamped to the container and not rounded; the text node does both.
+    public var size: Size
+    /// Visible lines.
+    public var lineCount: Int
+    /// Whether text was cut (line limit or container height) and the truncation text shown.
+    public var truncated: Bool
+    /// Ascender of the first character's font (with the paragraph's line height rules, §9.4).
+    public var ascender: Double
+    /// Descender of the last character's font (negative for normal fonts).
+    public var descender: Double
+
+    public init(size: Size, lineCount: Int, truncated: Bool, ascender: Double, descender: Double) {
+        self.size = size; self.lineCount = lineCount; self.truncated = truncated
+        self.ascender = ascender; self.descender = descender
+    }
+}
+
+/// Errors a measurer reports for inputs it cannot honour (an unknown family, say). The
+/// service checks fonts when it decodes a request, so layout itself never fails.
+public struct TextMeasuringError: Error, Hashable, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// A text measurer. Implementations must be safe to call from many threads at once.
+public protocol TextMeasuring: AnyObject, Sendable {
+    /// Lay `text` out in a container of `containerSize` (either component may be +inf)
+    /// and report the used size, lines, truncation and baseline metrics.
+    func measure(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement
+    /// nil when the font can be used; otherwise why not (e.g. unknown family).
+    func validate(_ font: FontDescriptor) -> TextMeasuringError?
+}

@@ -1,0 +1,147 @@
+import Synchronization
+import LoomLayout
+
+/// A thread-safe LRU cache bounded by entry count and by bytes. It is split into shards,
+/// each with its own lock held only for the lookup or the insert (never while laying out),
+/// so all cores can use it at once. Eviction is least-recently-used within a shard.
+public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendable {
+    public struct Statistics: Sendable, Equatable {
+        public var hits = 0, misses = 0, evictions = 0, entries = 0, bytes = 0
+    }
+
+    private final class Shard {
+        struct Node {
+            var key: Key
+            var value: Value
+            var cost: Int
+            var prev: Int
+            var next: Int
+        }
+        var index: [Key: Int] = [:]
+        var nodes: [Node] = []
+        var free: [Int] = []
+        var head = -1  // most recent
+        var tail = -1  // least recent
+        var bytes = 0
+        var hits = 0, misses = 0, evictions = 0
+        let lock = Mutex<Void>(())
+    }
+
+    private let shards: [Shard]
+    private let maxEntriesPerShard: Int
+    private let maxBytesPerShard: Int
+
+    /// `maxEntries` and `maxBytes` are totals, split evenly across shards.
+    public init(maxEntries: Int, maxBytes: Int, shards: Int = 16) {
+        let n = Swift.max(1, Swift.min(shards, Swift.max(1, maxEntries)))
+        self.shards = (0..<n).map { _ in Shard() }
+        self.maxEntriesPerShard = Swift.max(1, maxEntries / n)
+        self.maxBytesPerShard = Swift.max(1, maxBytes / n)
+    }
+
+    @inline(__always) private func shard(for key: Key) -> Shard {
+        shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+    }
+
+    public func value(for key: Key) -> Value? {
+        let s = shard(for: key)
+        return s.lock.withLock { _ in
+            guard let i = s.index[key] else { s.misses += 1; return nil }
+            s.hits += 1
+            moveToFront(s, i)
+            return s.nodes[i].value
+        }
+    }
+
+    /// Insert or replace. A value larger than a shard's byte budget is not stored.
+    public func set(_ value: Value, for key: Key, cost: Int) {
+        let s = shard(for: key)
+        guard cost <= maxBytesPerShard else { return }
+        s.lock.withLock { _ in
+            if let i = s.index[key] {
+                s.bytes += cost - s.nodes[i].cost
+                s.nodes[i].value = value
+                s.nodes[i].cost = cost
+                moveToFront(s, i)
+            } else {
+                let node = Shard.Node(key: key, value: value, cost: cost, prev: -1, next: s.head)
+                let i: Int
+                if let f = s.free.popLast() { s.nodes[f] = node; i = f } else { s.nodes.append(node); i = s.nodes.count - 1 }
+                if s.head >= 0 { s.nodes[s.head].prev = i }
+                s.head = i
+                if s.tail < 0 { s.tail = i }
+                s.index[key] = i
+                s.bytes += cost
+            }
+            while s.index.count > maxEntriesPerShard || s.bytes > maxBytesPerShard, s.tail >= 0 {
+                evictTail(s)
+            }
+        }
+    }
+
+    private func moveToFront(_ s: Shard, _ i: Int) {
+        guard s.head != i else { return }
+        let p = s.nodes[i].prev, n = s.nodes[i].next
+        if p >= 0 { s.nodes[p].next = n }
+        if n >= 0 { s.nodes[n].prev = p } else { s.tail = p }
+        s.nodes[i].prev = -1
+        s.nodes[i].next = s.head
+        if s.head >= 0 { s.nodes[s.head].prev = i }
+        s.head = i
+    }
+
+    private func evictTail(_ s: Shard) {
+        let i = s.tail
+        let p = s.nodes[i].prev
+        if p >= 0 { s.nodes[p].next = -1 } else { s.head = -1 }
+        s.tail = p
+        s.index[s.nodes[i].key] = nil
+        s.bytes -= s.nodes[i].cost
+        s.evictions += 1
+        s.free.append(i)
+    }
+
+    public func removeAll() {
+        for s in shards {
+            s.lock.withLock { _ in
+                s.index.removeAll(); s.nodes.removeAll(); s.free.removeAll()
+                s.head = -1; s.tail = -1; s.bytes = 0
+            }
+        }
+    }
+
+    public var statistics: Statistics {
+        var st = Statistics()
+        for s in shards {
+            s.lock.withLock { _ in
+                st.hits += s.hits; st.misses += s.misses; st.evictions += s.evictions
+                st.entries += s.index.count; st.bytes += s.bytes
+            }
+        }
+        return st
+    }
+
+    /// Keys from most to least recently used, per shard concatenated (for tests).
+    public func keysInRecencyOrder() -> [Key] {
+        var out: [Key] = []
+        for s in shards {
+            s.lock.withLock { _ in
+                var i = s.head
+                while i >= 0 { out.append(s.nodes[i].key); i = s.nodes[i].next }
+            }
+        }
+        return out
+    }
+}
+
+/// The shared subtree cache: measured subtrees keyed by digest and constraints.
+public final class SubtreeLayoutCache: SubtreeLayoutCaching, @unchecked Sendable {
+    public let storage: LRUCache<SubtreeLayoutKey, Layout>
+    public init(maxEntries: Int, maxBytes: Int) {
+        storage = LRUCache(maxEntries: maxEntries, maxBytes: maxBytes)
+    }
+    public func layout(for key: SubtreeLayoutKey) -> Layout? { storage.value(for: key) }
+    public func store(_ layout: Layout, for key: SubtreeLayoutKey) {
+        storage.set(layout, for: key, cost: 96 + layout.subtreeCount * 80)
+    }
+}

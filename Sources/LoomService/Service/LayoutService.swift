@@ -1,0 +1,189 @@
+import Crypto
+import LoomLayout
+
+/// Settings of the layout service (not of HTTP).
+public struct ServiceConfiguration: Sendable {
+    public var limits = DecodeLimits()
+    /// Response cache bounds.
+    public var cacheEntries = 10_000
+    public var cacheBytes = 64 << 20
+    /// Shared subtree cache bounds (layouts of repeated cells across requests).
+    public var subtreeCacheEntries = 50_000
+    public var subtreeCacheBytes = 32 << 20
+    /// Changes whenever the font set does (extra font directories): part of every key.
+    public var fontSetIdentity = ""
+    public init() {}
+}
+
+public enum OutputFormat: String, Sendable { case json, svg }
+
+/// The answer to one layout request, before HTTP.
+public struct LayoutOutcome: Sendable {
+    public var status: Int
+    public var contentType: String
+    public var body: [UInt8]
+    /// Hex cache key (tree hash + size range + options); nil for errors.
+    public var key: String?
+    public var cacheHit: Bool
+}
+
+/// Decodes, lays out, encodes and caches. Synchronous and thread-safe: the HTTP layer calls
+/// it on the pool's threads; `loom layout` and tests call it directly.
+public final class LayoutService: @unchecked Sendable {
+    public let configuration: ServiceConfiguration
+    public let textMeasurer: TextMeasuring?
+    public let decoder: RequestDecoder
+    /// Encoded responses by request key.
+    public let responseCache: LRUCache<ResponseKey, CachedResponse>
+    /// Raw body digest → request key, so a byte-identical request is answered without decoding.
+    public let rawIndex: LRUCache<RawKey, ResponseKey>
+    public let subtreeCache: SubtreeLayoutCache
+    public let metrics: ServiceMetrics?
+
+    public struct ResponseKey: Hashable, Sendable {
+        public var tree: ElementDigest
+        public var rest: ElementDigest
+        public var hex: String { tree.description + rest.description }
+    }
+    public struct RawKey: Hashable, Sendable {
+        var a: ElementDigest, b: ElementDigest
+    }
+    public final class CachedResponse: @unchecked Sendable {
+        public let body: [UInt8]
+        init(body: [UInt8]) { self.body = body }
+    }
+
+    public init(configuration: ServiceConfiguration = ServiceConfiguration(), textMeasurer: TextMeasuring?,
+                metrics: ServiceMetrics? = nil) {
+        self.configuration = configuration
+        self.textMeasurer = textMeasurer
+        self.decoder = RequestDecoder(limits: configuration.limits, textMeasurer: textMeasurer)
+        self.responseCache = LRUCache(maxEntries: configuration.cacheEntries, maxBytes: configuration.cacheBytes)
+        self.rawIndex = LRUCache(maxEntries: configuration.cacheEntries, maxBytes: Swift.max(1, configuration.cacheEntries) * 128)
+        self.subtreeCache = SubtreeLayoutCache(maxEntries: configuration.subtreeCacheEntries, maxBytes: configuration.subtreeCacheBytes)
+        self.metrics = metrics
+    }
+
+    /// One request body → one response.
+    public func layout(body: [UInt8], format: OutputFormat = .json) -> LayoutOutcome {
+        let raw = rawKey(body, format)
+        if let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) {
+            metrics?.cacheHit()
+            return LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: key.hex, cacheHit: true)
+        }
+        do {
+            let request = try decoder.decode(body: body)
+            let (key, outcome) = layout(request, format: format)
+            rawIndex.set(key, for: raw, cost: 128)
+            return outcome
+        } catch let error as WireError {
+            return LayoutOutcome(status: error.status, contentType: "application/json", body: error.jsonBytes, key: nil, cacheHit: false)
+        } catch {
+            let e = WireError(status: 500, code: "internal", message: "\(error)")
+            return LayoutOutcome(status: 500, contentType: "application/json", body: e.jsonBytes, key: nil, cacheHit: false)
+        }
+    }
+
+    /// A decoded request → its response, through the response cache.
+    public func layout(_ request: LayoutRequest, format: OutputFormat = .json) -> (ResponseKey, LayoutOutcome) {
+        let key = responseKey(request, format)
+        if let cached = responseCache.value(for: key) {
+            metrics?.cacheHit()
+            return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: key.hex, cacheHit: true))
+        }
+        metrics?.cacheMiss()
+        let layout = computeLayout(request)
+        let body: [UInt8]
+        switch format {
+        case .json: body = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs).encode(root: request.root, layout: layout)
+        case .svg: body = SVGRenderer(scale: request.scale).render(root: request.root, layout: layout)
+        }
+        responseCache.set(CachedResponse(body: body), for: key, cost: body.count + 160)
+        return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: body, key: key.hex, cacheHit: false))
+    }
+
+    /// Lay a decoded request out (no response cache; the subtree cache is used).
+    public func computeLayout(_ request: LayoutRequest, useSubtreeCache: Bool = true) -> Layout {
+        let context = LayoutContext(scale: request.scale, textMeasurer: textMeasurer,
+                                    subtreeCache: useSubtreeCache ? subtreeCache : nil)
+        metrics?.layoutStarted()
+        defer { metrics?.layoutFinished(computed: context.computedLayouts) }
+        return calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
+    }
+
+    /// The key of a decoded request: tree digest, ids/URLs, size range, scale, options, fonts.
+    public func responseKey(_ request: LayoutRequest, _ format: OutputFormat) -> ResponseKey {
+        let (tree, ids) = TreeDigest.compute(request.root)
+        var h = SHA256()
+        func put(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { h.update(bufferPointer: $0) } }
+        put(ids.high); put(ids.low)
+        for v in [request.sizeRange.min.width, request.sizeRange.min.height, request.sizeRange.max.width,
+                  request.sizeRange.max.height, request.scale] { put(v == 0 ? 0 : v.bitPattern) }
+        put(request.includeSpecs ? 1 : 0)
+        h.update(data: Array(format.rawValue.utf8))
+        if request.hasText { h.update(data: Array(("fonts:" + configuration.fontSetIdentity).utf8)) }
+        return ResponseKey(tree: tree, rest: ElementDigest(h.finalize()))
+    }
+
+    private func rawKey(_ body: [UInt8], _ format: OutputFormat) -> RawKey {
+        var h = SHA256()
+        h.update(data: body)
+        h.update(data: Array(format.rawValue.utf8))
+        let d = Array(h.finalize())
+        func u64(_ o: Int) -> UInt64 { var v: UInt64 = 0; for k in 0..<8 { v = v << 8 | UInt64(d[o + k]) }; return v }
+        return RawKey(a: ElementDigest(high: u64(0), low: u64(8)), b: ElementDigest(high: u64(16), low: u64(24)))
+    }
+
+    // MARK: batch
+
+    /// `{"items": [LayoutRequest, …]}` → `{"results": [LayoutResponse or Error, …]}`; items laid
+    /// out in parallel by `forEachParallel`, each error in its own slot.
+    public func batch(body: [UInt8], maxItems: Int = 1000,
+                      forEachParallel: (Int, (Int) -> Void) -> Void) -> LayoutOutcome {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(body, maxDepth: configuration.limits.jsonNesting + 2)
+        } catch let e as JSONParser.SyntaxError {
+            let err = e.nestingLimit ? WireError.tooLarge("the batch is nested too deeply") : WireError.malformed(e)
+            return LayoutOutcome(status: err.status, contentType: "application/json", body: err.jsonBytes, key: nil, cacheHit: false)
+        } catch {
+            return LayoutOutcome(status: 500, contentType: "application/json", body: [], key: nil, cacheHit: false)
+        }
+        guard case .object(let members) = json, members.count == 1, members[0].key == "items",
+              case .array(let items) = members[0].value else {
+            let err = WireError.invalidSpec("a batch is {\"items\": [LayoutRequest, …]} and nothing else", path: "items")
+            return LayoutOutcome(status: 400, contentType: "application/json", body: err.jsonBytes, key: nil, cacheHit: false)
+        }
+        guard items.count <= maxItems else {
+            let err = WireError.tooLarge("a batch holds at most \(maxItems) items", path: "items")
+            return LayoutOutcome(status: 413, contentType: "application/json", body: err.jsonBytes, key: nil, cacheHit: false)
+        }
+        var results = [[UInt8]](repeating: [], count: items.count)
+        results.withUnsafeMutableBufferPointer { out in
+            let buffer = out
+            forEachParallel(items.count) { k in
+                do {
+                    let request = try self.decoder.decode(items[k])
+                    buffer[k] = self.layout(request).1.body
+                } catch let e as WireError {
+                    var err = e
+                    err.path = "items[\(k)]" + (e.path.map { "." + $0 } ?? "")
+                    buffer[k] = err.jsonBytes
+                } catch {
+                    buffer[k] = WireError(status: 500, code: "internal", message: "\(error)").jsonBytes
+                }
+            }
+        }
+        var w = JSONWriter(capacity: results.reduce(32) { $0 + $1.count + 1 })
+        w.beginObject()
+        w.key("results"); w.beginArray()
+        for r in results { w.raw(r) }
+        w.endArray()
+        w.endObject()
+        return LayoutOutcome(status: 200, contentType: "application/json", body: w.bytes, key: nil, cacheHit: false)
+    }
+}
+
+extension OutputFormat {
+    var contentType: String { self == .json ? "application/json" : "image/svg+xml" }
+}

@@ -1,0 +1,90 @@
+import CoreMetrics
+import Prometheus
+
+/// The service's metrics through swift-metrics, with a Prometheus registry as the backend.
+/// Each service owns its registry (no global bootstrap), so tests can run several.
+public final class ServiceMetrics: @unchecked Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let hits: CoreMetrics.Counter
+    private let misses: CoreMetrics.Counter
+    private let inFlight: CoreMetrics.Meter
+    private let computed: CoreMetrics.Counter
+    private let cacheEvictions: CoreMetrics.Gauge
+    private let cacheEntries: CoreMetrics.Gauge
+    private let cacheBytes: CoreMetrics.Gauge
+    private let subtreeEntries: CoreMetrics.Gauge
+    private let subtreeHits: CoreMetrics.Gauge
+    private let textHits: CoreMetrics.Gauge
+    private let textMisses: CoreMetrics.Gauge
+    private let lock = NSLockLike()
+    private var requestCounters: [String: CoreMetrics.Counter] = [:]
+    private var latencyTimers: [String: CoreMetrics.Timer] = [:]
+
+    public init() {
+        var f = PrometheusMetricsFactory(registry: registry)
+        f.defaultDurationHistogramBuckets = [.microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+                                             .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                                             .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+                                             .seconds(1), .seconds(2.5), .seconds(5)]
+        factory = f
+        hits = CoreMetrics.Counter(label: "loom_cache_hits_total", factory: f)
+        misses = CoreMetrics.Counter(label: "loom_cache_misses_total", factory: f)
+        inFlight = CoreMetrics.Meter(label: "loom_layouts_in_flight", factory: f)
+        computed = CoreMetrics.Counter(label: "loom_layouts_computed_total", factory: f)
+        cacheEvictions = CoreMetrics.Gauge(label: "loom_cache_evictions", factory: f)
+        cacheEntries = CoreMetrics.Gauge(label: "loom_cache_entries", factory: f)
+        cacheBytes = CoreMetrics.Gauge(label: "loom_cache_bytes", factory: f)
+        subtreeEntries = CoreMetrics.Gauge(label: "loom_subtree_cache_entries", factory: f)
+        subtreeHits = CoreMetrics.Gauge(label: "loom_subtree_cache_hits", factory: f)
+        textHits = CoreMetrics.Gauge(label: "loom_text_cache_hits", factory: f)
+        textMisses = CoreMetrics.Gauge(label: "loom_text_cache_misses", factory: f)
+    }
+
+    func cacheHit() { hits.increment() }
+    func cacheMiss() { misses.increment() }
+    func layoutStarted() { inFlight.increment() }
+    func layoutFinished(computed n: Int) { inFlight.decrement(); computed.increment(by: n) }
+
+    /// One answered HTTP request.
+    public func request(route: String, method: String, status: Int, seconds: Double) {
+        let key = "\(route) \(method) \(status)"
+        let (counter, timer) = lock.withLock { () -> (CoreMetrics.Counter, CoreMetrics.Timer) in
+            if let c = requestCounters[key], let t = latencyTimers[route] { return (c, t) }
+            let c = requestCounters[key] ?? CoreMetrics.Counter(label: "loom_http_requests_total",
+                                                    dimensions: [("route", route), ("method", method), ("status", String(status))],
+                                                    factory: factory)
+            let t = latencyTimers[route] ?? CoreMetrics.Timer(label: "loom_http_request_duration_seconds", dimensions: [("route", route)],
+                                                  factory: factory)
+            requestCounters[key] = c
+            latencyTimers[route] = t
+            return (c, t)
+        }
+        counter.increment()
+        timer.recordNanoseconds(Int64(seconds * 1e9))
+    }
+
+    /// Prometheus text format, with cache figures read at scrape time.
+    public func render(cache: LRUCache<LayoutService.ResponseKey, LayoutService.CachedResponse>.Statistics,
+                       subtree: LRUCache<SubtreeLayoutKey, Layout>.Statistics,
+                       text: (hits: Int, misses: Int)?) -> [UInt8] {
+        cacheEvictions.record(cache.evictions)
+        cacheEntries.record(cache.entries)
+        cacheBytes.record(cache.bytes)
+        subtreeEntries.record(subtree.entries)
+        subtreeHits.record(subtree.hits)
+        if let text { textHits.record(text.hits); textMisses.record(text.misses) }
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}
+
+import Synchronization
+import LoomLayout
+
+/// A tiny mutex wrapper for maps guarded in this file.
+final class NSLockLike: @unchecked Sendable {
+    private let m = Mutex<Void>(())
+    func withLock<T>(_ body: () throws -> T) rethrows -> T { try m.withLock { _ in try body() } }
+}

@@ -1,0 +1,27 @@
+/// A parsed JSON value. Objects keep their members in the order written (the wire format
+/// applies style fields in that order) and may be scanned for duplicates.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([JSONMember])
+
+    public var typeDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+public struct JSONMember: Equatable, Sendable {
+    public var key: String
+    public var value: JSONValue
+    public init(_ key: String, _ value: JSONValue) { self.key = key; self.value = value }
+}

@@ -1,0 +1,32 @@
+import LoomLayout
+
+/// A decoded `LayoutRequest`: the element tree and everything that changes its answer.
+public final class LayoutRequest {
+    public let sizeRange: SizeRange
+    public let root: LayoutElement
+    public let scale: Double
+    public let includeSpecs: Bool
+    /// Elements decoded (button internals excluded).
+    public let elementCount: Int
+    /// Whether the tree holds text (needs the text measurer and the font set in its key).
+    public let hasText: Bool
+
+    init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, elementCount: Int, hasText: Bool) {
+        self.sizeRange = sizeRange; self.root = root; self.scale = scale; self.includeSpecs = includeSpecs
+        self.elementCount = elementCount; self.hasText = hasText
+    }
+}
+
+/// Limits a decode enforces (over a limit: 413 `too_large`).
+public struct DecodeLimits: Sendable {
+    /// Element nesting depth.
+    public var maxDepth: Int
+    /// Elements in one request.
+    public var maxNodes: Int
+    public init(maxDepth: Int = 512, maxNodes: Int = 100_000) { self.maxDepth = maxDepth; self.maxNodes = maxNodes }
+    /// No limits beyond memory (benchmarks).
+    public static let unlimited = DecodeLimits(maxDepth: 1 << 30, maxNodes: Int.max)
+    /// JSON nesting allowed for an element depth: two JSON levels per element level
+    /// (`children` array + element object) plus room for styles and the envelope.
+    var jsonNesting: Int { maxDepth >= (1 << 29) ? Int.max : 2 * maxDepth + 8 }
+}

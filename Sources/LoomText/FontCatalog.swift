@@ -1,0 +1,326 @@
+import CPango
+import LoomLayout
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One font file (face) the measurer can use.
+public struct FontFaceInfo: Hashable, Sendable, Codable {
+    /// fontconfig's style name, e.g. "Bold Italic".
+    public var style: String
+    /// CSS weight (100–900), from the face's OS/2 weight class.
+    public var weight: Int
+    /// Italic or oblique.
+    public var italic: Bool
+    /// Path of the font file and index of the face in it.
+    public var file: String
+    public var index: Int
+
+    public init(style: String, weight: Int, italic: Bool, file: String, index: Int = 0) {
+        self.style = style; self.weight = weight; self.italic = italic; self.file = file; self.index = index
+    }
+}
+
+/// A font family the measurer can use (`GET /fonts`).
+public struct FontFamilyInfo: Hashable, Sendable, Codable {
+    /// The family name as fontconfig reports it (e.g. "Liberation Sans").
+    public var name: String
+    /// Family names a request may use instead (case-insensitive), e.g. "Helvetica".
+    public var aliases: [String]
+    /// The faces, sorted by italic then weight.
+    public var faces: [FontFaceInfo]
+
+    public init(name: String, aliases: [String], faces: [FontFaceInfo]) {
+        self.name = name; self.aliases = aliases; self.faces = faces
+    }
+
+    /// The distinct weights available, ascending.
+    public var weights: [Int] { Array(Set(faces.map(\.weight))).sorted() }
+}
+
+/// A face as fontconfig describes it (the raw values Pango needs to select it exactly).
+struct CatalogFace: Sendable {
+    var family: String
+    var style: String
+    var weight: Int          // CSS weight
+    var slant: Int32         // FC_SLANT_*
+    var width: Int32         // FC_WIDTH_* (100 = normal)
+    var file: String
+    var index: Int32
+}
+
+/// A fully resolved font request: exactly one face at one pixel size.
+struct ResolvedFont: Hashable, Sendable {
+    var family: String
+    var weight: Int
+    var slant: Int32
+    var width: Int32
+    var pixelSize: Double
+    var file: String
+}
+
+/// The private fontconfig configuration and the table of families, aliases and faces.
+/// Immutable after init, so it is safe to read from any thread.
+final class FontCatalog: @unchecked Sendable {
+    /// The FcConfig* shared (read-only) by every engine's font map.
+    let config: OpaquePointer
+    /// Lower-cased family name → faces.
+    private let faces: [String: [CatalogFace]]
+    /// Lower-cased family name → the family name as reported.
+    private let canonicalNames: [String: String]
+    let families: [FontFamilyInfo]
+
+    /// Request family (lower-cased) → family it stands for.
+    static let aliases: [String: String] = [
+        "system": "Inter",
+        "-apple-system": "Inter",
+        "san francisco": "Inter",
+        "sf pro": "Inter",
+        "sf pro text": "Inter",
+        "sf pro display": "Inter",
+        "helvetica": "Liberation Sans",
+        "helvetica neue": "Liberation Sans",
+        "arial": "Liberation Sans",
+        "times new roman": "Liberation Serif",
+        "times": "Liberation Serif",
+        "courier": "Liberation Mono",
+        "courier new": "Liberation Mono",
+    ]
+
+    /// The project's font files: directory candidates (first that has matches wins),
+    /// file-name prefix, accepted suffixes, and names to exclude.
+    private struct FileSet {
+        var directories: [String]
+        var prefixes: [String]
+        var excludedPrefixes: [String] = []
+        var suffixes: [String]
+    }
+
+    private static let projectFonts: [FileSet] = [
+        // fonts-roboto(-unhinted)
+        FileSet(directories: ["/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF",
+                              "/usr/share/fonts/truetype/roboto/hinted",
+                              "/usr/share/fonts/truetype/roboto/unhinted",
+                              "/usr/share/fonts/truetype/roboto"],
+                prefixes: ["Roboto-"], suffixes: [".ttf"]),
+        // fonts-inter (the text family, not Inter Display)
+        FileSet(directories: ["/usr/share/fonts/opentype/inter", "/usr/share/fonts/truetype/inter"],
+                prefixes: ["Inter-"], suffixes: [".otf", ".ttf"]),
+        // fonts-liberation2 (v2 only: never the v1 files of fonts-liberation)
+        FileSet(directories: ["/usr/share/fonts/truetype/liberation2"],
+                prefixes: ["LiberationSans-", "LiberationSerif-", "LiberationMono-"], suffixes: [".ttf"]),
+        // fonts-dejavu-core: DejaVu Sans only
+        FileSet(directories: ["/usr/share/fonts/truetype/dejavu"],
+                prefixes: ["DejaVuSans.", "DejaVuSans-"], suffixes: [".ttf"]),
+        // fonts-noto-core: Noto Sans only
+        FileSet(directories: ["/usr/share/fonts/truetype/noto"],
+                prefixes: ["NotoSans-"], suffixes: [".ttf"]),
+    ]
+
+    private static let fontSuffixes = [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".pfa", ".woff", ".woff2"]
+
+    /// Font files in `dir` and its subdirectories (sorted, at most 8 levels deep).
+    static func fontFiles(under dir: String, depth: Int = 0) -> [String] {
+        guard depth < 8 else { return [] }
+        var files: [String] = []
+        for name in listDirectory(dir).sorted() where !name.hasPrefix(".") {
+            let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
+            var st = stat()
+            guard stat(path, &st) == 0 else { continue }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                files += fontFiles(under: path, depth: depth + 1)
+            } else if fontSuffixes.contains(where: { name.lowercased().hasSuffix($0) }) {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    /// The font files of the project that exist on this machine.
+    static func projectFontFiles() -> [String] {
+        var files: [String] = []
+        for set in projectFonts {
+            for dir in set.directories {
+                let names = listDirectory(dir).filter { name in
+                    set.prefixes.contains(where: { name.hasPrefix($0) })
+                        && set.suffixes.contains(where: { name.hasSuffix($0) })
+                        && !set.excludedPrefixes.contains(where: { name.hasPrefix($0) })
+                }
+                if !names.isEmpty {
+                    files += names.sorted().map { dir + "/" + $0 }
+                    break
+                }
+            }
+        }
+        return files
+    }
+
+    init(extraFontDirectories: [String]) throws {
+        guard let config = FcConfigCreate() else { throw TextMeasuringError("fontconfig: cannot create a configuration") }
+        for file in FontCatalog.projectFontFiles() {
+            _ = FcConfigAppFontAddFile(config, file)
+        }
+        for dir in extraFontDirectories {
+            var st = stat()
+            guard stat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+                FcConfigDestroy(config)
+                throw TextMeasuringError("font directory not found: \(dir)")
+            }
+            // File by file (FcConfigAppFontAddDir would also try to write a cache).
+            for file in FontCatalog.fontFiles(under: dir) {
+                _ = FcConfigAppFontAddFile(config, file)
+            }
+        }
+        self.config = config
+
+        var byFamily: [String: [CatalogFace]] = [:]
+        var names: [String: String] = [:]
+        if let set = FcConfigGetFonts(config, FcSetApplication) {
+            let count = Int(set.pointee.nfont)
+            for i in 0..<count {
+                guard let pattern = set.pointee.fonts[i], let face = FontCatalog.face(from: pattern) else { continue }
+                let key = face.family.lowercased()
+                byFamily[key, default: []].append(face)
+                if names[key] == nil { names[key] = face.family }
+            }
+        }
+        self.faces = byFamily
+        self.canonicalNames = names
+
+        var infos: [FontFamilyInfo] = []
+        for (key, list) in byFamily {
+            let name = names[key]!
+            let aliases = FontCatalog.aliases.filter { $0.value.lowercased() == key }.map(\.key).sorted()
+            let faceInfos = list.map {
+                FontFaceInfo(style: $0.style, weight: $0.weight, italic: $0.slant != 0, file: $0.file, index: Int($0.index))
+            }.sorted { ($0.italic ? 1 : 0, $0.weight, $0.file) < ($1.italic ? 1 : 0, $1.weight, $1.file) }
+            infos.append(FontFamilyInfo(name: name, aliases: aliases, faces: faceInfos))
+        }
+        self.families = infos.sorted { $0.name < $1.name }
+    }
+
+    deinit { FcConfigDestroy(config) }
+
+    private static func face(from pattern: OpaquePointer) -> CatalogFace? {
+        func string(_ object: String) -> String? {
+            var value: UnsafeMutablePointer<FcChar8>? = nil
+            guard FcPatternGetString(pattern, object, 0, &value) == FcResultMatch, let value else { return nil }
+            return String(cString: UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))
+        }
+        func number(_ object: String) -> Double? {
+            var i: Int32 = 0
+            if FcPatternGetInteger(pattern, object, 0, &i) == FcResultMatch { return Double(i) }
+            var d: Double = 0
+            if FcPatternGetDouble(pattern, object, 0, &d) == FcResultMatch { return d }
+            return nil
+        }
+        guard let family = string(FC_FAMILY), let file = string(FC_FILE) else { return nil }
+        let fcWeight = number(FC_WEIGHT) ?? Double(FC_WEIGHT_REGULAR)
+        let cssWeight = Int(FcWeightToOpenTypeDouble(fcWeight).rounded())
+        return CatalogFace(family: family, style: string(FC_STYLE) ?? "",
+                           weight: cssWeight,
+                           slant: Int32(number(FC_SLANT) ?? 0),
+                           width: Int32(number(FC_WIDTH) ?? 100),
+                           file: file, index: Int32(number(FC_INDEX) ?? 0))
+    }
+
+    /// The family a request's family name stands for (alias or a family name, any case,
+    /// optional quotes), or nil.
+    func familyKey(for requested: String) -> String? {
+        var name = requested.trimmingWhitespace()
+        if name.count >= 2, let first = name.first, let last = name.last,
+           (first == "\"" && last == "\"") || (first == "'" && last == "'") {
+            name = String(name.dropFirst().dropLast()).trimmingWhitespace()
+        }
+        let lower = name.lowercased()
+        if faces[lower] != nil { return lower }
+        if let target = FontCatalog.aliases[lower]?.lowercased(), faces[target] != nil { return target }
+        return nil
+    }
+
+    func validate(_ font: FontDescriptor) -> TextMeasuringError? {
+        if familyKey(for: font.family) == nil {
+            if let target = FontCatalog.aliases[font.family.trimmingWhitespace().lowercased()] {
+                return TextMeasuringError("font family '\(font.family)' (an alias of '\(target)') is not available")
+            }
+            return TextMeasuringError("unknown font family '\(font.family)'")
+        }
+        if !font.size.isFinite || font.size <= 0 || font.size > FontCatalog.maximumSize {
+            return TextMeasuringError("invalid font size \(font.size) for '\(font.family)' (must be > 0 and ≤ \(Int(FontCatalog.maximumSize)))")
+        }
+        if font.weight < 1 || font.weight > 1000 {
+            return TextMeasuringError("invalid font weight \(font.weight) for '\(font.family)' (must be 1–1000)")
+        }
+        return nil
+    }
+
+    static let maximumSize: Double = 10_000
+
+    /// The face CSS font matching picks for `font` (font-stretch normal, then style, then
+    /// weight: CSS Fonts 4 §5.2). Invalid requests fall back to Liberation Sans (or any
+    /// family) and a valid size, so that measuring never fails.
+    func resolve(_ font: FontDescriptor) -> ResolvedFont {
+        let key = familyKey(for: font.family)
+            ?? familyKey(for: "Liberation Sans")
+            ?? faces.keys.sorted().first
+        let size = (font.size.isFinite && font.size > 0) ? min(font.size, FontCatalog.maximumSize) : 12
+        guard let key, let candidates = faces[key], !candidates.isEmpty else {
+            return ResolvedFont(family: font.family, weight: 400, slant: 0, width: 100, pixelSize: size, file: "")
+        }
+        let weight = min(max(font.weight, 1), 1000)
+        let face = FontCatalog.match(candidates, weight: weight, italic: font.italic)
+        return ResolvedFont(family: canonicalNames[key] ?? face.family, weight: face.weight, slant: face.slant,
+                            width: face.width, pixelSize: size, file: face.file)
+    }
+
+    static func match(_ all: [CatalogFace], weight desired: Int, italic: Bool) -> CatalogFace {
+        // font-stretch: normal (100): narrower-or-equal widths first (widest of them), else the narrowest wider one.
+        let widths = Set(all.map(\.width))
+        let width = widths.filter { $0 <= 100 }.max() ?? widths.min()!
+        var set = all.filter { $0.width == width }
+        // font-style: italic → italic, oblique, normal; normal → normal, oblique, italic.
+        let order: [Int32] = italic ? [Int32(FC_SLANT_ITALIC), Int32(FC_SLANT_OBLIQUE), Int32(FC_SLANT_ROMAN)]
+                                    : [Int32(FC_SLANT_ROMAN), Int32(FC_SLANT_OBLIQUE), Int32(FC_SLANT_ITALIC)]
+        for slant in order {
+            let s = set.filter { $0.slant == slant }
+            if !s.isEmpty { set = s; break }
+        }
+        // font-weight.
+        let weights = Set(set.map(\.weight))
+        let chosen: Int
+        if weights.contains(desired) {
+            chosen = desired
+        } else if desired >= 400 && desired <= 500 {
+            chosen = weights.filter { $0 > desired && $0 <= 500 }.min()
+                ?? weights.filter { $0 < desired }.max()
+                ?? weights.filter { $0 > 500 }.min()!
+        } else if desired < 400 {
+            chosen = weights.filter { $0 < desired }.max() ?? weights.filter { $0 > desired }.min()!
+        } else {
+            chosen = weights.filter { $0 > desired }.min() ?? weights.filter { $0 < desired }.max()!
+        }
+        return set.filter { $0.weight == chosen }.min { $0.file < $1.file }!
+    }
+}
+
+func listDirectory(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,139 @@
+import LoomLayout
+
+/// Hit and miss counts of the measurement cache.
+public struct TextCacheStatistics: Hashable, Sendable, Codable {
+    public var hits: Int
+    public var misses: Int
+    /// Entries currently stored.
+    public var entries: Int
+    /// Maximum number of entries (0 = caching disabled).
+    public var capacity: Int
+
+    public init(hits: Int, misses: Int, entries: Int, capacity: Int) {
+        self.hits = hits; self.misses = misses; self.entries = entries; self.capacity = capacity
+    }
+
+    /// hits / (hits + misses), 0 when there were no lookups.
+    public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+}
+
+/// A bounded cache of measurements keyed by (text attributes, container size), split into
+/// shards with one lock each; each shard evicts with the CLOCK algorithm (an LRU
+/// approximation: a hit sets a reference bit, the sweeping hand spares referenced entries
+/// once).
+final class MeasurementCache: @unchecked Sendable {
+    struct Key: Hashable {
+        let attributes: TextAttributes
+        let width: UInt64
+        let height: UInt64
+        let hash: Int
+
+        init(_ attributes: TextAttributes, _ size: Size) {
+            self.attributes = attributes
+            // Bit patterns: NaN is a legitimate input and must equal itself; -0 is folded to +0.
+            self.width = (size.width == 0 ? 0 : size.width).bitPattern
+            self.height = (size.height == 0 ? 0 : size.height).bitPattern
+            var h = Hasher()
+            h.combine(attributes)
+            h.combine(width)
+            h.combine(height)
+            self.hash = h.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        static func == (a: Key, b: Key) -> Bool {
+            a.hash == b.hash && a.width == b.width && a.height == b.height && a.attributes == b.attributes
+        }
+    }
+
+    private final class Shard {
+        let lock = Lock()
+        let capacity: Int
+        var index: [Key: Int] = [:]
+        var keys: [Key] = []
+        var values: [TextMeasurement] = []
+        var referenced: [Bool] = []
+        var hand = 0
+        var hits = 0
+        var misses = 0
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            index.reserveCapacity(capacity)
+        }
+
+        func get(_ key: Key) -> TextMeasurement? {
+            lock.lock(); defer { lock.unlock() }
+            if let slot = index[key] {
+                referenced[slot] = true
+                hits += 1
+                return values[slot]
+            }
+            misses += 1
+            return nil
+        }
+
+        /// A lookup that does not count as a hit or a miss.
+        func peek(_ key: Key) -> TextMeasurement? {
+            lock.lock(); defer { lock.unlock() }
+            guard let slot = index[key] else { return nil }
+            referenced[slot] = true
+            return values[slot]
+        }
+
+        func put(_ key: Key, _ value: TextMeasurement) {
+            lock.lock(); defer { lock.unlock() }
+            if let slot = index[key] { values[slot] = value; return }
+            if keys.count < capacity {
+                index[key] = keys.count
+                keys.append(key); values.append(value); referenced.append(false)
+                return
+            }
+            while referenced[hand] {
+                referenced[hand] = false
+                hand = (hand + 1) % capacity
+            }
+            index.removeValue(forKey: keys[hand])
+            keys[hand] = key; values[hand] = value; referenced[hand] = false
+            index[key] = hand
+            hand = (hand + 1) % capacity
+        }
+
+        func clear() {
+            lock.lock(); defer { lock.unlock() }
+            index.removeAll(); keys.removeAll(); values.removeAll(); referenced.removeAll()
+            hand = 0; hits = 0; misses = 0
+        }
+    }
+
+    private let shards: [Shard]
+    let capacity: Int
+
+    init(capacity: Int, shardCount: Int = 16) {
+        self.capacity = max(0, capacity)
+        let count = self.capacity == 0 ? 0 : max(1, min(shardCount, self.capacity))
+        let per = count == 0 ? 0 : (self.capacity + count - 1) / count
+        shards = (0..<count).map { _ in Shard(capacity: per) }
+    }
+
+    @inline(__always) private func shard(_ key: Key) -> Shard {
+        shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))]
+    }
+
+    var isEnabled: Bool { !shards.isEmpty }
+
+    func get(_ key: Key) -> TextMeasurement? { shard(key).get(key) }
+    func peek(_ key: Key) -> TextMeasurement? { shard(key).peek(key) }
+    func put(_ key: Key, _ value: TextMeasurement) { shard(key).put(key, value) }
+    func clear() { for s in shards { s.clear() } }
+
+    var statistics: TextCacheStatistics {
+        var hits = 0, misses = 0, entries = 0
+        for s in shards {
+            s.lock.withLock {
+                hits += s.hits; misses += s.misses; entries += s.keys.count
+            }
+        }
+        return TextCacheStatistics(hits: hits, misses: misses, entries: entries, capacity: capacity)
+    }
+}

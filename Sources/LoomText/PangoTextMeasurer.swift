@@ -1,0 +1,152 @@
+import CPango
+import LoomLayout
+
+/// Measures text with Pango the way Chromium's CSS text layout does
+/// (`shared/design/text-measurement.md`), with ASTextNode's line limit, truncation and
+/// baseline rules (`texture-layout-semantics.md` §9).
+///
+/// **Fonts.** A private fontconfig configuration holds exactly the project's font files
+/// (Roboto, Inter, Liberation Sans/Serif/Mono v2, DejaVu Sans, Noto Sans from the Debian
+/// packages) plus every font in `extraFontDirectories`. Family names match
+/// case-insensitively; the aliases are `system`, `-apple-system`, `San Francisco`, `SF Pro`
+/// (`Text`/`Display`) → Inter; `Helvetica`, `Helvetica Neue`, `Arial` → Liberation Sans;
+/// `Times New Roman`, `Times` → Liberation Serif; `Courier`, `Courier New` → Liberation
+/// Mono. The face is chosen with CSS font matching (normal width, then style, then
+/// weight), and sizes are pixels (1 pt = 1 px). There is no synthetic bold or oblique.
+/// `validate` rejects unknown families, sizes outside (0, 10000] and weights outside
+/// 1–1000; `measure` never fails and falls back to Liberation Sans (size 12 if the size is
+/// invalid) for a font `validate` would reject. Characters missing from every project font
+/// (CJK, emoji) are measured with the fallback font's missing-glyph box.
+///
+/// **Layout.** White space follows CSS `pre-line` (`\n`, `\r\n` and `\r` start a paragraph,
+/// empty lines count, space/tab runs collapse, leading and trailing spaces of a paragraph
+/// are dropped, one trailing newline adds no line). Lines wrap like CSS
+/// `overflow-wrap: break-word` with Chromium's break opportunities, no hyphenation; an
+/// infinite or NaN container width means no wrapping. A line's width is its advances up to
+/// the last non-space character plus the letter spacing after each character; its height is
+/// the CSS line box: with one font it is `lineHeight` or, for `normal`, the font's rounded
+/// ascent + descent + line gap; with several fonts (spans, fallback fonts for `normal`) it
+/// is the highest part above plus the deepest part below the baseline, each inline box
+/// split with half its leading above and half below. `lineSpacing` (negative → 0) is added
+/// between visible lines. A negative or non-finite `lineHeight` means `normal`. `alignment`
+/// does not change the size (the used width is the longest line's).
+///
+/// **Line limit and truncation.** The visible lines are the first
+/// `maximumNumberOfLines` (0 = unlimited) that also fit in a finite container height (a
+/// line fits when the total height up to it, line spacing included, is ≤ the height).
+/// If some lines are not visible, `truncated` is true and the last visible line is
+/// truncated according to `truncationMode`:
+/// - `tail`, `wordWrap`, `charWrap`: the truncation text (in the text's own font and letter
+///   spacing) follows the line's content when both fit the width; otherwise the longest
+///   grapheme prefix of the line that fits with it (at least one grapheme, a space before
+///   the cut kept). `charWrap` also wraps at any grapheme instead of at words.
+/// - `head`, `middle`: the truncation text and the end (head) or the start and the end
+///   (middle, taken alternately) of the rest of the paragraph from that line on, as much as
+///   fits (at least one grapheme). When the paragraph ends on that line (the cut falls at a
+///   paragraph break) they behave like `tail`.
+/// - `clip`: the line as laid out, no truncation text.
+/// When not even the first line fits the container height, nothing is shown: 0 lines, size
+/// 0×0, `truncated` true (TextKit lays out no glyph in a container that is too short).
+///
+/// **Metrics.** `descender` is the hhea descender (negative) of the last character's font
+/// at its pixel size; `ascender` is the hhea ascender of the first character's font, or,
+/// with an explicit `lineHeight`, `lineHeight + descender of the first character's font`.
+/// Both are unrounded. An empty (or all-white-space) text has 0 lines, size 0×0 and the
+/// metrics of its fonts.
+///
+/// **Threads and caching.** Pango objects are not thread-safe: each call checks a private
+/// engine (font map, context, layouts) out of a pool, creating one when all are busy, so
+/// there are as many engines as concurrent callers. Results are cached by (attributes,
+/// container size) in a bounded, sharded cache (CLOCK eviction); a finite width at least as
+/// wide as the cached unlimited-width answer reuses that answer (nothing wraps there).
+public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
+    private let catalog: FontCatalog
+    private let poolLock = Lock()
+    private var idleEngines: [PangoEngine] = []
+    private var engineCount = 0
+    private let cache: MeasurementCache
+
+    /// - Parameters:
+    ///   - extraFontDirectories: directories whose fonts are added to the project's
+    ///     (`--font-dir`, `LOOM_FONT_DIRS`); each must exist.
+    ///   - cacheCapacity: maximum cached measurements (0 disables the cache).
+    public init(extraFontDirectories: [String] = [], cacheCapacity: Int = 20_000) throws {
+        catalog = try FontCatalog(extraFontDirectories: extraFontDirectories)
+        cache = MeasurementCache(capacity: cacheCapacity)
+        if catalog.families.isEmpty {
+            throw TextMeasuringError("no fonts found (install the project's font packages or pass a font directory)")
+        }
+    }
+
+    // MARK: TextMeasuring
+
+    public func measure(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
+        guard cache.isEnabled else { return measureUncached(text, in: containerSize) }
+        let key = MeasurementCache.Key(text, containerSize)
+        if let hit = cache.get(key) { return hit }
+        // A text measured with an unlimited width whose lines all fit in this width lays out
+        // the same here (nothing wraps): reuse that answer. (Not with negative letter
+        // spacing, where Pango's line widths exceed the CSS ones.)
+        if containerSize.width.isFinite, PangoTextMeasurer.hasNoNegativeSpacing(text),
+           let wide = cache.peek(MeasurementCache.Key(text, Size(width: .infinity, height: containerSize.height))),
+           wide.size.width <= containerSize.width {
+            cache.put(key, wide)
+            return wide
+        }
+        let result = measureUncached(text, in: containerSize)
+        cache.put(key, result)
+        return result
+    }
+
+    public func validate(_ font: FontDescriptor) -> TextMeasuringError? {
+        catalog.validate(font)
+    }
+
+    static func hasNoNegativeSpacing(_ text: TextAttributes) -> Bool {
+        text.letterSpacing >= 0 && text.spans.allSatisfy { ($0.letterSpacing ?? 0) >= 0 }
+    }
+
+    // MARK: More
+
+    /// Measures without looking at or filling the cache.
+    public func measureUncached(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
+        withEngine { $0.measure(text, in: containerSize) }
+    }
+
+    /// The families that can be used, with their aliases and faces (`GET /fonts`).
+    public func availableFamilies() -> [FontFamilyInfo] { catalog.families }
+
+    /// The font file Pango loads for `font` (after aliases and font matching), or nil.
+    public func fontFile(for font: FontDescriptor) -> String? {
+        withEngine { $0.loadedFile(for: font) }
+    }
+
+    /// The canonical family a request's family name resolves to, or nil when unknown.
+    public func resolvedFamily(_ family: String) -> String? {
+        guard let key = catalog.familyKey(for: family) else { return nil }
+        return catalog.families.first { $0.name.lowercased() == key }?.name
+    }
+
+    /// The aliases (lower-cased request name → family).
+    public static var familyAliases: [String: String] { FontCatalog.aliases }
+
+    /// Hits, misses and size of the measurement cache.
+    public var cacheStatistics: TextCacheStatistics { cache.statistics }
+
+    /// Empties the cache and resets its counters.
+    public func clearCache() { cache.clear() }
+
+    /// Number of Pango engines created so far (= the peak number of concurrent measurements).
+    public var engineCountCreated: Int { poolLock.withLock { engineCount } }
+
+    private func withEngine<T>(_ body: (PangoEngine) -> T) -> T {
+        let engine: PangoEngine = poolLock.withLock { () -> PangoEngine? in
+            idleEngines.popLast()
+        } ?? {
+            poolLock.withLock { engineCount += 1 }
+            return PangoEngine(catalog: catalog)
+        }()
+        defer { poolLock.withLock { idleEngines.append(engine) } }
+        return body(engine)
+    }
+}

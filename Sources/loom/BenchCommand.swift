@@ -1,0 +1,159 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LoomLayout
+import LoomService
+import LoomText
+
+/// `loom bench`: in-process timings of decode, layout and encode, and the cache scenarios.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time decode, layout and encode of LayoutRequest files, and the cache scenarios.")
+
+    @Option(help: "A LayoutRequest file to time (repeatable). Without it: every *.json in --trees-dir and the cache scenarios.")
+    var tree: [String] = []
+    @Option(help: "Folder of the built-in benchmark trees (bench/gen_trees.py writes them).") var treesDir = "bench/trees"
+    @Option(help: "Timed runs per tree (after one warm-up run).") var runs = 15
+    @Flag(help: "One JSON line per tree.") var json = false
+    @Option(name: .customLong("font-dir"), help: "Extra font directory (repeatable).") var fontDirs: [String] = []
+
+    func run() throws {
+        let measurer = try makeTextMeasurer(fontDirs: fontDirs)
+        var files = tree
+        var scenarios = false
+        if files.isEmpty {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: treesDir)) ?? []
+            files = names.filter { $0.hasSuffix(".json") && !$0.contains("_changed") }.sorted().map { treesDir + "/" + $0 }
+            guard !files.isEmpty else {
+                throw ValidationError("no trees in \(treesDir): run `python3 bench/gen_trees.py --out \(treesDir)` first")
+            }
+            scenarios = true
+        }
+        let runs = Swift.max(1, self.runs)
+        let json = self.json
+        runWithLargeStack {
+            for file in files {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    print("cannot read \(file)")
+                    continue
+                }
+                let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+                let result = Self.timeTree(name: name, body: Array(data), runs: runs, measurer: measurer)
+                print(json ? result.jsonLine : result.humanLine)
+            }
+            if scenarios {
+                Self.cacheScenarios(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
+            }
+        }
+    }
+
+    struct TreeResult {
+        var name: String
+        var nodes: Int
+        var runs: Int
+        var median: [String: Double]
+        var p90: [String: Double]
+        static let phases = ["decode", "layout", "encode", "total"]
+        var jsonLine: String {
+            func obj(_ d: [String: Double]) -> String {
+                "{" + Self.phases.map { "\"\($0)\": \(String(format: "%.4f", d[$0] ?? 0))" }.joined(separator: ", ") + "}"
+            }
+            return "{\"tree\": \"\(name)\", \"nodes\": \(nodes), \"runs\": \(runs), \"median_ms\": \(obj(median)), \"p90_ms\": \(obj(p90))}"
+        }
+        var humanLine: String {
+            let cols = Self.phases.map { String(format: "%@ %8.3f", $0, median[$0] ?? 0) }.joined(separator: "  ")
+            return String(format: "%-14@ %7d nodes  median ms: ", name, nodes) + cols
+                + String(format: "  (p90 total %.3f)", p90["total"] ?? 0)
+        }
+    }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    static func percentile(_ xs: [Double], _ p: Double) -> Double {
+        let s = xs.sorted()
+        guard !s.isEmpty else { return 0 }
+        let rank = p * Double(s.count - 1)
+        let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
+        return s[lo] + (s[hi] - s[lo]) * (rank - Double(lo))
+    }
+
+    /// One warm-up run, then `runs` timed runs; each run decodes afresh (new elements, no
+    /// memo), lays out without the shared subtree cache and encodes. Text measurements stay
+    /// cached across runs (the text cache is part of the engine's steady state).
+    static func timeTree(name: String, body: [UInt8], runs: Int, measurer: TextMeasuring) -> TreeResult {
+        let decoder = RequestDecoder(limits: .unlimited, textMeasurer: measurer)
+        var samples: [String: [Double]] = ["decode": [], "layout": [], "encode": [], "total": []]
+        var nodes = 0
+        for run in 0...runs {
+            let t0 = now()
+            guard let request = try? decoder.decode(body: body) else {
+                print("\(name): the request does not decode")
+                return TreeResult(name: name, nodes: 0, runs: 0, median: [:], p90: [:])
+            }
+            let t1 = now()
+            let context = LayoutContext(scale: request.scale, textMeasurer: measurer)
+            let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
+            let t2 = now()
+            let bytes = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs).encode(root: request.root, layout: layout)
+            let t3 = now()
+            precondition(!bytes.isEmpty)
+            nodes = request.elementCount
+            if run == 0 { continue }
+            samples["decode"]!.append(Double(t1 - t0) / 1e6)
+            samples["layout"]!.append(Double(t2 - t1) / 1e6)
+            samples["encode"]!.append(Double(t3 - t2) / 1e6)
+            samples["total"]!.append(Double(t3 - t0) / 1e6)
+        }
+        var median: [String: Double] = [:], p90: [String: Double] = [:]
+        for (k, v) in samples { median[k] = percentile(v, 0.5); p90[k] = percentile(v, 0.9) }
+        return TreeResult(name: name, nodes: nodes, runs: runs, median: median, p90: p90)
+    }
+
+    /// A 100-cell feed through the service's caches: cold, unchanged, one cell changed.
+    static func cacheScenarios(treesDir: String, measurer: TextMeasuring, runs: Int, json: Bool) {
+        guard let feed = FileManager.default.contents(atPath: treesDir + "/feed.json"),
+              let changed = FileManager.default.contents(atPath: treesDir + "/feed_changed.json") else {
+            print("cache scenarios skipped: feed.json and feed_changed.json are needed in \(treesDir)")
+            return
+        }
+        var cold: [Double] = [], same: [Double] = [], oneChanged: [Double] = []
+        var computedCold = 0, computedChanged = 0
+        for _ in 0..<runs {
+            let service = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
+            var t = now()
+            let a = service.layout(body: Array(feed))
+            cold.append(Double(now() - t) / 1e6)
+            t = now()
+            let b = service.layout(body: Array(feed))
+            same.append(Double(now() - t) / 1e6)
+            precondition(b.cacheHit && a.body == b.body)
+            let request = try! service.decoder.decode(body: Array(changed))
+            t = now()
+            let layoutChanged = service.computeLayout(request)
+            _ = ResponseEncoder(scale: request.scale, includeSpecs: false).encode(root: request.root, layout: layoutChanged)
+            oneChanged.append(Double(now() - t) / 1e6)
+            let coldRequest = try! service.decoder.decode(body: Array(feed))
+            let ctxCold = LayoutContext(scale: coldRequest.scale, textMeasurer: measurer)
+            _ = calculateRootLayout(coldRequest.root, sizeRange: coldRequest.sizeRange, context: ctxCold)
+            computedCold = ctxCold.computedLayouts
+            let again = try! service.decoder.decode(body: Array(changed))
+            let fresh = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
+            _ = fresh.computeLayout(try! fresh.decoder.decode(body: Array(feed)))
+            let ctx = LayoutContext(scale: again.scale, textMeasurer: measurer, subtreeCache: fresh.subtreeCache)
+            _ = calculateRootLayout(again.root, sizeRange: again.sizeRange, context: ctx)
+            computedChanged = ctx.computedLayouts
+        }
+        let rows: [(String, [Double], Int?)] = [("feed cold", cold, computedCold), ("feed unchanged", same, nil),
+                                                ("feed one cell changed", oneChanged, computedChanged)]
+        for (name, xs, computed) in rows {
+            if json {
+                let c = computed.map { ", \"layouts_computed\": \($0)" } ?? ""
+                print("{\"scenario\": \"\(name)\", \"runs\": \(runs), \"median_ms\": \(String(format: "%.4f", percentile(xs, 0.5))), \"p90_ms\": \(String(format: "%.4f", percentile(xs, 0.9)))\(c)}")
+            } else {
+                let c = computed.map { "  layouts computed: \($0)" } ?? ""
+                print(String(format: "%-24@ median %8.3f ms  p90 %8.3f ms", name, percentile(xs, 0.5), percentile(xs, 0.9)) + c)
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import LoomHTTP
+import LoomService
+import LoomText
+
+/// `loom serve`: the HTTP service. Every setting is a flag or an environment variable
+/// (flags win); see the README's settings table.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve /layout over HTTP.")
+
+    @Option(help: "Address to listen on (env HOST, default 0.0.0.0).") var host: String?
+    @Option(help: "Port (env PORT, default 8080; 0 = any free port).") var port: Int?
+    @Option(help: "Layouts computed at once (env LOOM_WORKERS, default: cores).") var workers: Int?
+    @Option(help: "Layouts waiting beyond the workers before 503 (env LOOM_QUEUE_LIMIT, default 256).") var queueLimit: Int?
+    @Option(help: "libmicrohttpd threads (env LOOM_HTTP_THREADS, default 2).") var httpThreads: Int?
+    @Option(help: "Largest request body in bytes (env LOOM_MAX_BODY_BYTES, default 4 MiB).") var maxBodyBytes: Int?
+    @Option(help: "Deepest element nesting (env LOOM_MAX_DEPTH, default 512).") var maxDepth: Int?
+    @Option(help: "Most elements in one request (env LOOM_MAX_NODES, default 100000).") var maxNodes: Int?
+    @Option(help: "Open connections at most (env LOOM_MAX_CONNECTIONS, default 1024).") var maxConnections: Int?
+    @Option(help: "Seconds a connection may idle or stall (env LOOM_CONNECTION_TIMEOUT, default 10).") var connectionTimeout: Int?
+    @Option(help: "Response cache entries (env LOOM_CACHE_ENTRIES, default 10000).") var cacheEntries: Int?
+    @Option(help: "Response cache bytes (env LOOM_CACHE_BYTES, default 64 MiB).") var cacheBytes: Int?
+    @Option(help: "Allowed CORS origins, comma-separated, * for any (env LOOM_CORS_ORIGINS, default *).") var corsOrigins: String?
+    @Option(name: .customLong("font-dir"), help: "Extra font directory, repeatable (env LOOM_FONT_DIRS, colon-separated).") var fontDirs: [String] = []
+    @Option(help: "trace, debug, info, notice, warning, error, critical (env LOOM_LOG_LEVEL, default info).") var logLevel: String?
+    @Option(help: "Seconds to finish in-flight requests after SIGTERM (env LOOM_DRAIN_TIMEOUT, default 20).") var drainTimeout: Int?
+
+    func run() throws {
+        let level = Logger.Level(rawValue: setting(logLevel, "LOOM_LOG_LEVEL", "info")) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "loom")
+
+        let dirs = resolveFontDirs(fontDirs)
+        let measurer = try makeTextMeasurer(fontDirs: dirs)
+
+        var config = ServiceConfiguration()
+        config.limits = DecodeLimits(maxDepth: setting(maxDepth, "LOOM_MAX_DEPTH", 512),
+                                     maxNodes: setting(maxNodes, "LOOM_MAX_NODES", 100_000))
+        config.cacheEntries = setting(cacheEntries, "LOOM_CACHE_ENTRIES", 10_000)
+        config.cacheBytes = setting(cacheBytes, "LOOM_CACHE_BYTES", 64 << 20)
+        config.fontSetIdentity = dirs.joined(separator: ":")
+        let metrics = ServiceMetrics()
+        let service = LayoutService(configuration: config, textMeasurer: measurer, metrics: metrics)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let pool = LayoutPool(workers: setting(workers, "LOOM_WORKERS", cores), queueLimit: setting(queueLimit, "LOOM_QUEUE_LIMIT", 256))
+        let router = Router(service: service, pool: pool, metrics: metrics, logger: logger,
+                            fontsJSON: { FontListing.json(measurer) },
+                            textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
+
+        let origins = setting(corsOrigins, "LOOM_CORS_ORIGINS", "*").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let httpConfig = HTTPServer.Configuration(
+            host: setting(host, "HOST", "0.0.0.0"), port: setting(port, "PORT", 8080),
+            maxBodyBytes: setting(maxBodyBytes, "LOOM_MAX_BODY_BYTES", 4 << 20),
+            maxConnections: setting(maxConnections, "LOOM_MAX_CONNECTIONS", 1024),
+            connectionTimeoutSeconds: setting(connectionTimeout, "LOOM_CONNECTION_TIMEOUT", 10),
+            threads: setting(httpThreads, "LOOM_HTTP_THREADS", 2), corsAllowedOrigins: origins)
+        let server = HTTPServer(configuration: httpConfig, logger: logger, errorBody: Router.errorBody) { request, respond in
+            router.handle(request, respond: respond)
+        }
+        try server.start()
+        logger.info("loom listening", metadata: ["host": "\(httpConfig.host)", "port": "\(server.boundPort)",
+                                                 "workers": "\(pool.workers)", "fonts": "\(dirs)"])
+
+        // SIGTERM / SIGINT: stop accepting, report not ready, finish in-flight work, exit 0.
+        let drain = Double(setting(drainTimeout, "LOOM_DRAIN_TIMEOUT", 20))
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let signals = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+        for source in signals {
+            source.setEventHandler {
+                logger.info("draining", metadata: ["in_flight": "\(server.inFlight)"])
+                router.setDraining()
+                server.stopAccepting()
+                let idle = server.waitUntilIdle(timeout: drain)
+                server.stop()
+                logger.info("stopped", metadata: ["drained": "\(idle)"])
+                Foundation.exit(0)
+            }
+            source.resume()
+        }
+        dispatchMain()
+    }
+}

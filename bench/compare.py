@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Loom against Taffy and Yoga on the same trees, in the same run.
+
+    python3 bench/compare.py                                  # .build/release/loom, all trees
+    python3 bench/compare.py --loom path/to/loom --runs 30 --out bench-results/compare.json
+    python3 bench/compare.py --tree feed --tree deep --budget 60
+    python3 bench/compare.py --peers-from old-peers.jsonl     # reuse peers.py output
+
+For every tree it runs `LOOM bench --tree FILE --runs N --json`, which prints one line
+    {"tree": "feed", "nodes": 1501, "runs": 15,
+     "median_ms": {"decode": …, "layout": …, "encode": …, "total": …}, "p90_ms": {…}}
+and peers.py's worker for each peer engine (only the peers' layout call is timed; see
+peers.py). It prints a table
+
+    tree  nodes  loom layout  loom total  best peer  peer median  layout/best  total/best
+
+(ratios < 1 mean Loom is faster than the fastest peer that finished; a peer that timed
+out is shown as such and is never "best") and writes the same rows as JSON to --out.
+
+Loom's "layout" is the number to set against the peers' (both are layout only); "total"
+adds Loom's JSON decode and encode, which the peers' numbers do not include.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import peers  # noqa: E402
+
+
+def run_loom(loom, tree_file, runs, timeout):
+    cmd = [loom, "bench", "--tree", tree_file, "--runs", str(runs), "--json"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout", "timeout_s": timeout}
+    except OSError as e:
+        return {"status": "error", "error": str(e)}
+    if p.returncode != 0:
+        tail = (p.stderr or p.stdout or "").strip().splitlines()[-3:]
+        return {"status": "error", "error": " | ".join(tail) or f"exit {p.returncode}"}
+    for line in reversed(p.stdout.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                res = json.loads(line)
+            except ValueError:
+                continue
+            res["status"] = "ok"
+            return res
+    return {"status": "error", "error": "no JSON line in output: " + p.stdout.strip()[-200:]}
+
+
+def fmt_ms(v):
+    if v is None:
+        return "-"
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    if v >= 1:
+        return f"{v:.2f}"
+    return f"{v:.3f}"
+
+
+def fmt_ratio(v):
+    return "-" if v is None else (f"{v:.2f}x" if v < 100 else f"{v:.0f}x")
+
+
+def best_peer(results):
+    ok = [r for r in results if r.get("status") == "ok" and r.get("median_ms") is not None]
+    if not ok:
+        return None
+    return min(ok, key=lambda r: r["median_ms"])
+
+
+def load_peer_file(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                r = json.loads(line)
+                out.setdefault(r["tree"], []).append(r)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--loom", default=os.path.join(REPO, ".build", "release", "loom"),
+                    help="loom binary (default .build/release/loom)")
+    ap.add_argument("--trees", default=peers.DEFAULT_TREES)
+    ap.add_argument("--tree", action="append", default=[], help="tree name or file; repeatable")
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--warmup", type=int, default=3, help="peers' untimed warm-up runs")
+    ap.add_argument("--engines", default="taffy,yoga")
+    ap.add_argument("--budget", type=float, default=20.0, help="seconds per tree and peer engine")
+    ap.add_argument("--loom-timeout", type=float, default=300.0, help="seconds per `loom bench` call")
+    ap.add_argument("--python", default=None, help="interpreter with the peers (default bench/.venv)")
+    ap.add_argument("--peers-from", default=None, help="use these peers.py JSON lines instead of running peers")
+    ap.add_argument("--out", default=None, help="write the table as JSON here")
+    args = ap.parse_args(argv)
+
+    loom = os.path.abspath(args.loom)
+    if not os.access(loom, os.X_OK):
+        ap.error(f"loom binary not found or not executable: {loom} (swift build -c release, or --loom)")
+    py = args.python or (peers.VENV_PY if os.path.exists(peers.VENV_PY) else sys.executable)
+    engines = [e for e in args.engines.split(",") if e]
+    prior = load_peer_file(args.peers_from) if args.peers_from else None
+    specs = args.tree or peers.list_trees(args.trees)
+
+    rows = []
+    started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    for spec in specs:
+        path = peers.tree_path(spec, args.trees)
+        name = peers.tree_name(path)
+        print(f"# {name}: loom ...", file=sys.stderr, flush=True)
+        lr = run_loom(loom, path, args.runs, args.loom_timeout)
+        if prior is not None:
+            pr = prior.get(name, [])
+        else:
+            pr = []
+            for eng in engines:
+                print(f"# {name}: {eng} ...", file=sys.stderr, flush=True)
+                pr.append(peers.run_pair(py, path, name, eng, args.runs, args.warmup, args.budget, 300.0))
+        best = best_peer(pr)
+        lm = lr.get("median_ms") or {}
+        lp = lr.get("p90_ms") or {}
+        layout, total = lm.get("layout"), lm.get("total")
+        peer_nodes = next((r.get("nodes") for r in pr if r.get("nodes")), None)
+        row = {
+            "tree": name,
+            "nodes": lr.get("nodes", peer_nodes),
+            "loom_status": lr["status"],
+            "loom_runs": lr.get("runs"),
+            "loom_median_ms": lm or None,
+            "loom_p90_ms": lp or None,
+            "loom_layout_median_ms": layout,
+            "loom_total_median_ms": total,
+            "peers": {r["engine"]: {k: r.get(k) for k in ("status", "median_ms", "p90_ms", "runs")}
+                      for r in pr},
+            "best_peer": best["engine"] if best else None,
+            "best_peer_median_ms": best["median_ms"] if best else None,
+            "ratio_layout_to_best": (layout / best["median_ms"]) if best and layout is not None else None,
+            "ratio_total_to_best": (total / best["median_ms"]) if best and total is not None else None,
+        }
+        if lr["status"] != "ok":
+            row["loom_error"] = lr.get("error") or lr.get("status")
+        if peer_nodes is not None and lr.get("nodes") is not None and peer_nodes != lr["nodes"]:
+            row["nodes_mismatch"] = {"loom": lr["nodes"], "json_elements": peer_nodes}
+        rows.append(row)
+
+    header = ["tree", "nodes", "loom layout", "loom total", "best peer", "peer median",
+              "layout/best", "total/best", "others"]
+    table = []
+    for r in rows:
+        others = []
+        for eng, p in r["peers"].items():
+            if eng == r["best_peer"]:
+                continue
+            others.append(f"{eng} {fmt_ms(p['median_ms'])}" if p["status"] == "ok" else f"{eng} {p['status']}")
+        loom_l = fmt_ms(r["loom_layout_median_ms"]) if r["loom_status"] == "ok" else r["loom_status"]
+        loom_t = fmt_ms(r["loom_total_median_ms"]) if r["loom_status"] == "ok" else "-"
+        table.append([r["tree"], str(r["nodes"] if r["nodes"] is not None else "-"), loom_l, loom_t,
+                      r["best_peer"] or "none finished", fmt_ms(r["best_peer_median_ms"]),
+                      fmt_ratio(r["ratio_layout_to_best"]), fmt_ratio(r["ratio_total_to_best"]),
+                      ", ".join(others)])
+    widths = [max(len(h), *(len(row[i]) for row in table)) if table else len(h) for i, h in enumerate(header)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    print("  ".join("-" * w for w in widths))
+    for row in table:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+    print("(medians in ms; ratios < 1: Loom faster than the best peer)")
+    for r in rows:
+        if r.get("loom_error"):
+            print(f"loom failed on {r['tree']}: {r['loom_error']}", file=sys.stderr)
+        if r.get("nodes_mismatch"):
+            print(f"note: {r['tree']}: loom counts {r['nodes_mismatch']['loom']} nodes, "
+                  f"the JSON has {r['nodes_mismatch']['json_elements']} elements", file=sys.stderr)
+
+    if args.out:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            json.dump({"started": started, "loom": loom, "runs": args.runs,
+                       "budget_s": args.budget, "rows": rows}, f, indent=1)
+            f.write("\n")
+        print(f"written {args.out}", file=sys.stderr)
+    return 0 if all(r["loom_status"] == "ok" for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# HTTP load test: Loom against the libmicrohttpd ceiling, on loopback only.
+#
+#   bench/http_load.sh [LOOM_BINARY] [options]
+#
+#   LOOM_BINARY        default .build/release/loom (started as `LOOM serve --port P`)
+#   --duration S       seconds per wrk run (default 10)
+#   --connections LIST connection counts (default "1 16 64")
+#   --threads N        wrk threads (default 2; fewer when connections < threads)
+#   --warmup S         untimed wrk run before each server's first scenario (default 2)
+#   --body FILE        request body (default bench/trees/cell.json; must contain 7.125 once)
+#   --loom-port P      default 18080        --bare-port P   default 18081
+#   --bare-only        only the libmicrohttpd ceiling (no Loom needed)
+#   --no-bare          skip the ceiling
+#   --no-check         do not count X-Layout-Cache headers (slightly cheaper for wrk)
+#   --out FILE         also write the JSON lines to FILE
+#   LOOM_SERVE_ARGS    env: extra arguments for `loom serve` (e.g. "--host 127.0.0.1")
+#
+# Scenarios, each at every connection count:
+#   bare        bench/bare_mhd.c: reads the body, answers a fixed 306-byte JSON (the ceiling)
+#   loom-hit    POST /layout with the same body every time (after the first: cache hits)
+#   loom-miss   POST /layout with a different number in the body per request (all misses)
+# Output: one JSON line per run (prefixed by nothing, on stdout) and a table at the end.
+# Everything started here is stopped on exit (trap); traffic goes to 127.0.0.1 only.
+# Note: wrk runs on the same 2 cores as the server, so it takes CPU from it.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(dirname "$HERE")"
+
+LOOM="$REPO/.build/release/loom"
+DURATION=10
+CONNECTIONS="1 16 64"
+THREADS=2
+WARMUP=2
+BODY="$HERE/trees/cell.json"
+LOOM_PORT=18080
+BARE_PORT=18081
+BARE_ONLY=0
+NO_BARE=0
+CHECK=check
+OUT=""
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) DURATION="$2"; shift 2 ;;
+    --connections) CONNECTIONS="$2"; shift 2 ;;
+    --threads) THREADS="$2"; shift 2 ;;
+    --warmup) WARMUP="$2"; shift 2 ;;
+    --body) BODY="$2"; shift 2 ;;
+    --loom-port) LOOM_PORT="$2"; shift 2 ;;
+    --bare-port) BARE_PORT="$2"; shift 2 ;;
+    --bare-only) BARE_ONLY=1; shift ;;
+    --no-bare) NO_BARE=1; shift ;;
+    --no-check) CHECK=""; shift ;;
+    --out) OUT="$2"; shift 2 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -*) echo "unknown option $1" >&2; exit 2 ;;
+    *) LOOM="$1"; shift ;;
+  esac
+done
+
+command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 1; }
+command -v curl >/dev/null || { echo "curl not found (apt-get install curl)" >&2; exit 1; }
+[ -f "$BODY" ] || python3 "$HERE/gen_trees.py" --only cell --quiet
+[ -f "$BODY" ] || { echo "no body file $BODY" >&2; exit 1; }
+if [ "$BARE_ONLY" = 0 ] && [ ! -x "$LOOM" ]; then
+  echo "loom binary not found: $LOOM (swift build -c release, pass its path, or --bare-only)" >&2
+  exit 1
+fi
+
+WORK="$(mktemp -d /tmp/loom-http-load.XXXXXX)"
+PIDS=()
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]:-}"; do
+    [ -n "$pid" ] || continue
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -TERM "$pid" 2>/dev/null || true
+      for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_ready() { # URL PID SECONDS
+  local url="$1" pid="$2" limit="$3" i=0
+  while [ "$i" -lt $((limit * 10)) ]; do
+    kill -0 "$pid" 2>/dev/null || { echo "server exited before it was ready ($url)" >&2; return 1; }
+    if curl -s -o /dev/null --max-time 1 "$url"; then return 0; fi
+    sleep 0.1; i=$((i + 1))
+  done
+  echo "server not ready after ${limit}s: $url" >&2
+  return 1
+}
+
+stop_pid() {
+  local pid="$1"
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 25); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.2; done
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
+RESULTS="$WORK/results.jsonl"
+: > "$RESULTS"
+RUN_INDEX=0
+
+run_wrk() { # SCENARIO URL CONNECTIONS SCRIPT ARGS...
+  local scenario="$1" url="$2" c="$3" script="$4"; shift 4
+  local t="$THREADS"; [ "$c" -lt "$t" ] && t="$c"
+  local log="$WORK/wrk-$scenario-$c.log"
+  timeout $((DURATION + 60)) wrk -t"$t" -c"$c" -d"${DURATION}s" --timeout 5s -s "$script" "$url" -- "$@" > "$log" 2>&1 || {
+    echo "wrk failed for $scenario c=$c:" >&2; cat "$log" >&2; return 1; }
+  local j
+  j="$(grep '^WRKJSON ' "$log" | tail -1 | cut -d' ' -f2-)"
+  [ -n "$j" ] || { echo "no result from wrk for $scenario c=$c" >&2; cat "$log" >&2; return 1; }
+  local line
+  line="$(python3 -c 'import json,sys
+d=json.loads(sys.argv[1]); out={"scenario":sys.argv[2],"connections":int(sys.argv[3]),"threads":int(sys.argv[4]),"duration_s_requested":int(sys.argv[5])}
+out.update(d); print(json.dumps(out))' "$j" "$scenario" "$c" "$t" "$DURATION")"
+  echo "$line" | tee -a "$RESULTS"
+}
+
+warm() { # URL SCRIPT ARGS...
+  local url="$1" script="$2"; shift 2
+  [ "$WARMUP" -gt 0 ] || return 0
+  timeout $((WARMUP + 30)) wrk -t"$THREADS" -c16 -d"${WARMUP}s" -s "$script" "$url" -- "$@" > /dev/null 2>&1 || true
+}
+
+# ---------------------------------------------------------------- the ceiling
+if [ "$NO_BARE" = 0 ]; then
+  BARE_BIN="$WORK/bare_mhd"
+  # shellcheck disable=SC2046
+  cc -O2 "$HERE/bare_mhd.c" $(pkg-config --cflags --libs libmicrohttpd) -o "$BARE_BIN"
+  port_free "$BARE_PORT" || { echo "port $BARE_PORT is in use" >&2; exit 1; }
+  "$BARE_BIN" "$BARE_PORT" 2> "$WORK/bare.log" &
+  BARE_PID=$!
+  PIDS+=("$BARE_PID")
+  wait_ready "http://127.0.0.1:$BARE_PORT/" "$BARE_PID" 10
+  echo "# bare libmicrohttpd ($(head -1 "$WORK/bare.log"))" >&2
+  warm "http://127.0.0.1:$BARE_PORT/layout" "$HERE/wrk_post.lua" "$BODY"
+  for c in $CONNECTIONS; do
+    run_wrk bare "http://127.0.0.1:$BARE_PORT/layout" "$c" "$HERE/wrk_post.lua" "$BODY"
+  done
+  stop_pid "$BARE_PID"
+fi
+
+# ---------------------------------------------------------------- Loom
+if [ "$BARE_ONLY" = 0 ]; then
+  port_free "$LOOM_PORT" || { echo "port $LOOM_PORT is in use" >&2; exit 1; }
+  # shellcheck disable=SC2086
+  "$LOOM" serve --port "$LOOM_PORT" ${LOOM_SERVE_ARGS:-} > "$WORK/loom.log" 2>&1 &
+  LOOM_PID=$!
+  PIDS+=("$LOOM_PID")
+  wait_ready "http://127.0.0.1:$LOOM_PORT/readyz" "$LOOM_PID" 60 || { tail -20 "$WORK/loom.log" >&2; exit 1; }
+  echo "# loom serve ($LOOM)" >&2
+  # one request to check that the body is accepted
+  code="$(curl -s -o "$WORK/first.json" -w '%{http_code}' --max-time 10 -H 'Content-Type: application/json' \
+          --data-binary @"$BODY" "http://127.0.0.1:$LOOM_PORT/layout")"
+  [ "$code" = 200 ] || { echo "loom answered $code to the body:" >&2; head -c 500 "$WORK/first.json" >&2; echo >&2; exit 1; }
+  echo "# loom's answer to the body: $(wc -c < "$WORK/first.json") bytes" >&2
+
+  warm "http://127.0.0.1:$LOOM_PORT/layout" "$HERE/wrk_post.lua" "$BODY"
+  for c in $CONNECTIONS; do
+    run_wrk loom-hit "http://127.0.0.1:$LOOM_PORT/layout" "$c" "$HERE/wrk_post.lua" "$BODY" $CHECK
+  done
+  for c in $CONNECTIONS; do
+    RUN_INDEX=$((RUN_INDEX + 1))
+    run_wrk loom-miss "http://127.0.0.1:$LOOM_PORT/layout" "$c" "$HERE/wrk_miss.lua" "$BODY" \
+      $((RUN_INDEX * 100000000)) $CHECK
+  done
+  kill -0 "$LOOM_PID" 2>/dev/null || { echo "loom died during the test:" >&2; tail -20 "$WORK/loom.log" >&2; exit 1; }
+  stop_pid "$LOOM_PID"
+fi
+
+[ -z "$OUT" ] || { mkdir -p "$(dirname "$OUT")"; cp "$RESULTS" "$OUT"; }
+
+python3 - "$RESULTS" <<'EOF'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+hdr = ["scenario", "conns", "req/s", "p50 ms", "p99 ms", "errors", "cache hit/miss"]
+tab = []
+for r in rows:
+    e = r["errors"]; errs = sum(e.values())
+    cache = r.get("cache", {})
+    if r["scenario"] == "bare" or not any(cache.values()):
+        cs = "-"
+    else:
+        cs = f'{cache.get("hit",0)}/{cache.get("miss",0)}'
+        if cache.get("none"):
+            cs += f' (no header: {cache["none"]})'
+    tab.append([r["scenario"], str(r["connections"]), f'{r["rps"]:.0f}', f'{r["p50_ms"]:.3f}',
+                f'{r["p99_ms"]:.3f}', str(errs), cs])
+w = [max(len(h), *(len(t[i]) for t in tab)) if tab else len(h) for i, h in enumerate(hdr)]
+print("  ".join(h.ljust(x) for h, x in zip(hdr, w)))
+print("  ".join("-" * x for x in w))
+for t in tab:
+    print("  ".join(c.ljust(x) for c, x in zip(t, w)))
+EOF
