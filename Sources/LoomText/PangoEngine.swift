@@ -239,7 +239,8 @@ final class PangoEngine {
                                ascender: ascender, descender: descender)
     }
 
-    static func sanitize(_ spacing: Double) -> Double { spacing.isFinite ? spacing : 0 }
+    /// Letter spacing Pango can represent (non-finite → 0, clamped to ±10 000 px).
+    static func sanitize(_ spacing: Double) -> Double { spacing.isFinite ? min(max(spacing, -10_000), 10_000) : 0 }
 
     private func configureLayout(_ layout: OpaquePointer, text: TextAttributes, prepared: PreparedText, base: EngineFont,
                                  spanFonts: [EngineFont], spanSpacing: [Double], width: Double) {

@@ -28,8 +28,12 @@ import LoomLayout
 /// ascent + descent + line gap; with several fonts (spans, fallback fonts for `normal`) it
 /// is the highest part above plus the deepest part below the baseline, each inline box
 /// split with half its leading above and half below. `lineSpacing` (negative → 0) is added
-/// between visible lines. A negative or non-finite `lineHeight` means `normal`. `alignment`
-/// does not change the size (the used width is the longest line's).
+/// between visible lines. A negative or non-finite `lineHeight` means `normal`; letter
+/// spacing may be negative (non-finite → 0, clamped to ±10 000). `alignment` does not
+/// change the size (the used width is the longest line's). Break opportunities are Pango's
+/// (UAX #14) patched where Chromium differs: its ASCII pair table (no break after `/`, none
+/// in `beta.2`, breaks after `-` and `?` …), `-` before a digit only after a letter or digit
+/// (`010-2030`), always after a space (` / `), never next to a no-break space.
 ///
 /// **Line limit and truncation.** The visible lines are the first
 /// `maximumNumberOfLines` (0 = unlimited) that also fit in a finite container height (a
@@ -42,8 +46,9 @@ import LoomLayout
 ///   the cut kept). `charWrap` also wraps at any grapheme instead of at words.
 /// - `head`, `middle`: the truncation text and the end (head) or the start and the end
 ///   (middle, taken alternately) of the rest of the paragraph from that line on, as much as
-///   fits (at least one grapheme). When the paragraph ends on that line (the cut falls at a
-///   paragraph break) they behave like `tail`.
+///   fits (at least one grapheme; the spaces where that rest was soft-wrapped are not
+///   counted). When the paragraph ends on that line (the cut falls at a paragraph break)
+///   they behave like `tail`.
 /// - `clip`: the line as laid out, no truncation text.
 /// When not even the first line fits the container height, nothing is shown: 0 lines, size
 /// 0×0, `truncated` true (TextKit lays out no glyph in a container that is too short).

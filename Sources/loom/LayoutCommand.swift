@@ -54,14 +54,20 @@ func makeTextMeasurer(fontDirs: [String]) throws -> PangoTextMeasurer {
 /// Runs `body` on a thread with a 512 MiB stack (deep trees in `layout` and `bench`, which
 /// have no depth limit beyond what the caller sets) and waits for it.
 func runWithLargeStack<T>(_ body: @escaping () -> T) -> T {
-    var result: T?
+    let box = ResultBox(body)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        result = body()
+        box.value = box.body()
         done.signal()
     }
     thread.stackSize = 512 << 20
     thread.start()
     done.wait()
-    return result!
+    return box.value!
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+    let body: () -> T
+    init(_ body: @escaping () -> T) { self.body = body }
 }

@@ -221,6 +221,32 @@ final class EncoderTests: XCTestCase {
 
     // MARK: carried fields and ids
 
+    /// Text entries carry `lines` and `truncated`. Stub measurer (SvcStubTextMeasurer): 10 pt
+    /// characters are 5 wide, lines 12.5 tall. Root text in [0,0]–[30,inf]: container 30 wide;
+    /// "Hello world" breaks after 6 characters → 2 lines, limited to 1 → truncated; used width
+    /// 30 + 0.1 (truncation) but at most the container (30); height 12.5 → 30×12.5.
+    func testTextEntriesCarryLinesAndTruncation() {
+        let service = LayoutService(textMeasurer: SvcStubTextMeasurer())
+        let outcome = service.layout(body: Array(#"{"sizeRange": {"max": {"width": 30}}, "root": {"type": "text", "id": "t", "text": "Hello world", "font": {"size": 10}, "maximumNumberOfLines": 1}}"#.utf8))
+        XCTAssertEqual(outcome.status, 200, Svc.text(outcome.body))
+        let entry = Svc.object(outcome.body)["layout"] as? [String: Any]
+        XCTAssertEqual(shape(entry), "t:text(0,0,30,12.5)[]")
+        XCTAssertEqual(Svc.number(entry?["lines"]), 1)
+        XCTAssertEqual(entry?["truncated"] as? Bool, true)
+        // Unlimited, in a vertical stack (cross range [0,30], §7.2.3): lines of 30 and 25,
+        // not truncated → 30×25.
+        let two = service.layout(body: Array(#"{"sizeRange": {"max": {"width": 30}}, "root": {"type": "stack", "direction": "vertical", "children": [{"type": "text", "id": "t", "text": "Hello world", "font": {"size": 10}}]}}"#.utf8))
+        let kid = ((Svc.object(two.body)["layout"] as? [String: Any])?["children"] as? [[String: Any]])?.first
+        XCTAssertEqual(Svc.number(kid?["lines"]), 2)
+        XCTAssertEqual(kid?["truncated"] as? Bool, false)
+        XCTAssertEqual(Svc.frames(two.body)["t"], [0, 0, 30, 25])
+        // Non-text entries have neither.
+        let node = (Svc.object(layout(#"{"root": {"type": "node"}}"#))["layout"] as? [String: Any]) ?? [:]
+        XCTAssertNil(node["lines"])
+        XCTAssertNil(node["truncated"])
+        XCTAssertNil(node["url"])
+    }
+
     func testImageURLIsCarried() {
         let url = #"https://cdn.example.com/a b/\"q\".png?x=1&y=é"#
         let body = layout(#"""

@@ -244,6 +244,21 @@ final class PangoTextMeasurerTests: XCTestCase {
         assertClose(minus.size.width, 4 * a)
     }
 
+    func testChromiumASCIIPairRules() {
+        // No break after '!' or '}' before a letter (UAX #14 allows one).
+        XCTAssertEqual(measure("xx a!b", width: 5.5 * a).size.width, 3 * a, accuracy: 1e-6)
+        XCTAssertEqual(measure("xx a}b", width: 5.5 * a).size.width, 3 * a, accuracy: 1e-6)
+        // Breaks after '?' and after a word-internal '-' before a letter.
+        XCTAssertEqual(measure("xx c?dd", width: 5.5 * a).size.width, 5 * a, accuracy: 1e-6)
+        XCTAssertEqual(measure("xx e-mail", width: 5.5 * a).size.width, 5 * a, accuracy: 1e-6)
+        // A break before '(' after punctuation ("a,(b"), none after a letter ("a(b").
+        XCTAssertEqual(measure("xx a,(b", width: 5.5 * a).size.width, 5 * a, accuracy: 1e-6)
+        XCTAssertEqual(measure("xx ab(c", width: 5.5 * a).size.width, 4 * a, accuracy: 1e-6)  // "xx" | "ab(c"
+        XCTAssertEqual(measure("xx ab(c", width: 5.5 * a).lineCount, 2)
+        // After a space, always (even before a closing bracket).
+        XCTAssertEqual(measure("aaa )", width: 4.5 * a).lineCount, 2)
+    }
+
     func testInsertedJoinersDoNotChangeWidths() {
         // The patches insert zero-width characters; single-line widths stay the advances.
         for text in ["a/b", "beta.2", "010-2030", "a / b", "http://x.org/a/b"] {

@@ -86,21 +86,23 @@ final class StackLayoutAlgorithm {
         return child.layoutThatFits(range, parentSize: parentSize, context: context)
     }
 
-    /// Runs `body` for each index, on several threads for `concurrent` stacks. Each call
-    /// returns the new layout for its index (or nil to keep the current one).
-    func remeasure(_ indices: [Int], _ body: (Int) -> Layout?) {
-        if concurrent && indices.count > 1 {
-            var results = [Layout?](repeating: nil, count: indices.count)
+    /// Re-measures the children named in `jobs` (child index and a main-axis size), on
+    /// several threads for `concurrent` stacks, and stores the new layouts.
+    func remeasure(_ jobs: [(index: Int, main: Double)], _ body: (Int, Double) -> Layout) {
+        if concurrent && jobs.count > 1 {
+            var results = [Layout?](repeating: nil, count: jobs.count)
             results.withUnsafeMutableBufferPointer { buf in
                 let out = buf
-                DispatchQueue.concurrentPerform(iterations: indices.count) { k in out[k] = body(indices[k]) }
+                DispatchQueue.concurrentPerform(iterations: jobs.count) { k in out[k] = body(jobs[k].index, jobs[k].main) }
             }
-            for (k, i) in indices.enumerated() {
-                if let l = results[k] { layouts[i] = l; placeholders[i] = false }
+            for (k, job) in jobs.enumerated() {
+                layouts[job.index] = results[k]!
+                placeholders[job.index] = false
             }
         } else {
-            for i in indices {
-                if let l = body(i) { layouts[i] = l; placeholders[i] = false }
+            for job in jobs {
+                layouts[job.index] = body(job.index, job.main)
+                placeholders[job.index] = false
             }
         }
     }
@@ -121,14 +123,14 @@ final class StackLayoutAlgorithm {
         layouts = [Layout](repeating: zero, count: n)
         placeholders = [Bool](repeating: true, count: n)
         let parentMain = main(parentSize)
-        var firstPass: [Int] = []
+        var firstPass: [(index: Int, main: Double)] = []
         firstPass.reserveCapacity(n)
         for i in 0..<n {
             let s = children[i].style
             if optimized && s.flexGrow > 0 && s.flexShrink > 0 { continue }
-            firstPass.append(i)
+            firstPass.append((i, 0))
         }
-        remeasure(firstPass) { i in
+        remeasure(firstPass) { i, _ in
             let basis = children[i].style.flexBasis
             return measureChild(i, stackMin: basis.resolve(parent: parentMain, auto: 0),
                                 stackMax: basis.resolve(parent: parentMain, auto: .infinity),
@@ -202,8 +204,9 @@ final class StackLayoutAlgorithm {
         for i in range { flexSum += factor(i) }
         if flexSum == 0 {
             if optimized {
-                let flexible = range.filter { children[$0].style.flexGrow > 0 && children[$0].style.flexShrink > 0 }
-                remeasure(flexible) { i in
+                var flexible: [(index: Int, main: Double)] = []
+                for i in range where children[i].style.flexGrow > 0 && children[i].style.flexShrink > 0 { flexible.append((i, 0)) }
+                remeasure(flexible) { i, _ in
                     measureChild(i, stackMin: 0, stackMax: 0, crossMin: crossMin, crossMax: crossMax)
                 }
             }
@@ -228,13 +231,14 @@ final class StackLayoutAlgorithm {
         for a in adjustments { remaining -= a }
         guard let first = adjustments.firstIndex(where: { $0 != 0 }) else { return }
         let lower = range.lowerBound
-        let flexing = range.filter { adjustments[$0 - lower] != 0 }
-        let current = layouts
-        remeasure(flexing) { i in
-            let k = i - lower
+        var flexing: [(index: Int, main: Double)] = []
+        for (k, adjustment) in adjustments.enumerated() where adjustment != 0 {
+            let i = lower + k
             let extra = (k == first && children[i].style.flexGrow > 0) ? remaining : 0
-            let target = cgMax(main(current[i].size) + adjustments[k] + extra, 0)
-            return measureChild(i, stackMin: target, stackMax: target, crossMin: crossMin, crossMax: crossMax)
+            flexing.append((i, cgMax(main(layouts[i].size) + adjustment + extra, 0)))
+        }
+        remeasure(flexing) { i, target in
+            measureChild(i, stackMin: target, stackMax: target, crossMin: crossMin, crossMax: crossMax)
         }
     }
 
@@ -294,13 +298,14 @@ final class StackLayoutAlgorithm {
         for li in lines.indices {
             if stretchLines { lines[li].cross += extra }
             let lineCross = lines[li].cross
-            let candidates = lines[li].range.filter {
-                alignments[$0] == .stretch && lineCross - cross(layouts[$0].size) > StackLayoutAlgorithm.violationEpsilon
+            var candidates: [(index: Int, main: Double)] = []
+            for i in lines[li].range
+            where alignments[i] == .stretch && lineCross - cross(layouts[i].size) > StackLayoutAlgorithm.violationEpsilon {
+                candidates.append((i, main(layouts[i].size)))
             }
-            let current = layouts
-            remeasure(candidates) { i in
-                let s = main(current[i].size)
-                return measureChild(i, stackMin: s, stackMax: s, crossMin: lineCross, crossMax: lineCross)
+            if candidates.isEmpty { continue }
+            remeasure(candidates) { i, s in
+                measureChild(i, stackMin: s, stackMax: s, crossMin: lineCross, crossMax: lineCross)
             }
         }
     }

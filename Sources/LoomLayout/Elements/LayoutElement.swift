@@ -14,13 +14,9 @@ open class LayoutElement {
 
     /// Recent measurements: a few inline, then a table for elements measured under many
     /// ranges (nested flexing and stretching re-measure children under several ranges).
-    private var memo: [MemoEntry] = []
+    private var memoKeys: [MemoKey] = []
+    private var memoLayouts: [Layout] = []
     private var memoTable: [MemoKey: Layout]?
-    private struct MemoEntry {
-        let constrained: SizeRange
-        let parentSize: Size
-        let layout: Layout
-    }
     private struct MemoKey: Hashable {
         let bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
         init(_ c: SizeRange, _ p: Size) {
@@ -69,38 +65,39 @@ open class LayoutElement {
     public final func layoutThatFits(_ constrained: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
         // A parent size this element never reads is normalised away, for the memo and the cache.
         let parent = usesParentSize ? parentSize : .zero
-        for entry in memo where entry.constrained.bitwiseEquals(constrained) && entry.parentSize.bitwiseEquals(parent) {
-            return entry.layout
-        }
-        if let table = memoTable, let hit = table[MemoKey(constrained, parent)] { return hit }
+        let memoKey = MemoKey(constrained, parent)
+        if let k = memoKeys.firstIndex(of: memoKey) { return memoLayouts[k] }
+        if let table = memoTable, let hit = table[memoKey] { return hit }
         var key: SubtreeLayoutKey?
         if let digest, let cache = context.subtreeCache {
             let k = SubtreeLayoutKey(digest: digest, constrained: constrained, parentSize: parent, scale: context.grid.scale)
             if let hit = cache.layout(for: k) {
-                remember(hit, constrained, parent)
+                remember(hit, memoKey)
                 return hit
             }
             key = k
         }
         let layout = computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
         context.noteComputed()
-        remember(layout, constrained, parent)
+        remember(layout, memoKey)
         if let key, let cache = context.subtreeCache { cache.store(layout, for: key) }
         return layout
     }
 
-    private func remember(_ layout: Layout, _ constrained: SizeRange, _ parentSize: Size) {
-        if memo.count < LayoutElement.inlineMemoCapacity {
-            memo.append(MemoEntry(constrained: constrained, parentSize: parentSize, layout: layout))
+    private func remember(_ layout: Layout, _ key: MemoKey) {
+        if memoKeys.count < LayoutElement.inlineMemoCapacity {
+            memoKeys.append(key)
+            memoLayouts.append(layout)
         } else {
             if memoTable == nil { memoTable = [:] }
-            memoTable![MemoKey(constrained, parentSize)] = layout
+            memoTable![key] = layout
         }
     }
 
     /// Forget memoised measurements (a tree reused for another pass, e.g. another scale).
     public func resetMemo() {
-        memo.removeAll(keepingCapacity: true)
+        memoKeys.removeAll(keepingCapacity: true)
+        memoLayouts.removeAll(keepingCapacity: true)
         memoTable = nil
         for child in layoutChildren { child.resetMemo() }
     }

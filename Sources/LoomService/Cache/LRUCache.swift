@@ -53,10 +53,16 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         }
     }
 
-    /// Insert or replace. A value larger than a shard's byte budget is not stored.
+    /// Insert or replace. A value larger than a shard's byte budget is not stored (and an
+    /// older value under the same key is dropped: it must not be answered as current).
     public func set(_ value: Value, for key: Key, cost: Int) {
         let s = shard(for: key)
-        guard cost <= maxBytesPerShard else { return }
+        guard cost <= maxBytesPerShard else {
+            s.lock.withLock { _ in
+                if let i = s.index[key] { unlink(s, i) }
+            }
+            return
+        }
         s.lock.withLock { _ in
             if let i = s.index[key] {
                 s.bytes += cost - s.nodes[i].cost
@@ -91,13 +97,17 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
     }
 
     private func evictTail(_ s: Shard) {
-        let i = s.tail
-        let p = s.nodes[i].prev
-        if p >= 0 { s.nodes[p].next = -1 } else { s.head = -1 }
-        s.tail = p
+        unlink(s, s.tail)
+        s.evictions += 1
+    }
+
+    /// Remove node `i` from the list and the index; its slot goes to the free list.
+    private func unlink(_ s: Shard, _ i: Int) {
+        let p = s.nodes[i].prev, n = s.nodes[i].next
+        if p >= 0 { s.nodes[p].next = n } else { s.head = n }
+        if n >= 0 { s.nodes[n].prev = p } else { s.tail = p }
         s.index[s.nodes[i].key] = nil
         s.bytes -= s.nodes[i].cost
-        s.evictions += 1
         s.free.append(i)
     }
 

@@ -1,53 +1,78 @@
 import Crypto
 import LoomLayout
 
-/// Canonical tree hashing. Each element's digest is SHA-256 over its decoded, defaults-
-/// resolved fields and its children's digests (a Merkle tree), so the same tree spelled
-/// differently (key order, whitespace, `50` vs `50.0`, defaults written or left out) has
-/// the same digest, and any change that can change a frame changes it. Ids and image URLs are
-/// not part of an element's digest (they never change a frame); the request key adds them
-/// separately, so subtrees that differ only in them share measurements.
+/// Canonical tree hashing, over the decoded tree with every default resolved, so the same
+/// tree spelled differently (key order, whitespace, `50` vs `50.0`, defaults written or left
+/// out) hashes the same, and any change that can change a frame changes the hash.
+///
+/// Each element is written as a canonical record (type, style, fields, child count) in
+/// post-order. The request key is SHA-256 over all records (deterministic across replicas,
+/// collision-resistant, returned as `X-Layout-Key`). Each subtree also gets a 128-bit digest
+/// for the shared subtree cache: SipHash (Swift's `Hasher`, keyed with this process's
+/// random seed) over its record and its children's digests, so clients can neither see nor
+/// aim at these keys. Ids and image URLs are not in any record (they never change a
+/// frame); the request key adds them separately, so cells that differ only in them share
+/// measurements.
 public enum TreeDigest {
     /// Subtrees at least this large are offered to the shared subtree cache.
     public static let sharedSubtreeMinimumElements = 6
 
-    /// Digest every element, mark the ones worth sharing, and return the root's digest and
-    /// a digest of all ids and URLs (pre-order), which change the response but not the layout.
+    /// Two independent streams for a 128-bit subtree digest.
+    private static let salts: (UInt64, UInt64) = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
+
+    /// Digest every element, mark the ones worth sharing, and return the tree's SHA-256
+    /// (first 128 bits) and a digest of all ids and URLs (pre-order), which change the
+    /// response but not the layout.
     public static func compute(_ root: LayoutElement) -> (tree: ElementDigest, ids: ElementDigest) {
         var writer = DigestWriter()
+        var tree = SHA256()
         var ids = SHA256()
         var preorder: UInt64 = 0
-        let (digest, _) = visit(root, &writer, &ids, &preorder, isRoot: true)
-        return (digest, ElementDigest(ids.finalize()))
+        _ = visit(root, &writer, &tree, &ids, &preorder, isRoot: true)
+        return (ElementDigest(tree.finalize()), ElementDigest(ids.finalize()))
     }
 
-    private static func visit(_ e: LayoutElement, _ w: inout DigestWriter, _ ids: inout SHA256,
+    private static func visit(_ e: LayoutElement, _ w: inout DigestWriter, _ tree: inout SHA256, _ ids: inout SHA256,
                               _ preorder: inout UInt64, isRoot: Bool) -> (ElementDigest, Int) {
         // What changes the response but never a frame: ids and image URLs.
         let url = (e as? ImageNode)?.url
         if e.id != nil || url != nil {
             var idx = preorder
             withUnsafeBytes(of: &idx) { ids.update(bufferPointer: $0) }
-            if let id = e.id { ids.update(data: [1]); ids.update(data: Array(id.utf8)); ids.update(data: [0]) }
-            if let url { ids.update(data: [2]); ids.update(data: Array(url.utf8)); ids.update(data: [0]) }
+            // Length-prefixed: ids and URLs may contain any byte (\u0000 included), so a
+            // terminator alone would let one crafted id spell another tree's id + URL entries.
+            func put(_ tag: UInt8, _ s: String) {
+                var n = UInt64(s.utf8.count).littleEndian
+                ids.update(data: [tag])
+                withUnsafeBytes(of: &n) { ids.update(bufferPointer: $0) }
+                ids.update(data: Array(s.utf8))
+            }
+            if let id = e.id { put(1, id) }
+            if let url { put(2, url) }
         }
         preorder &+= 1
-        var childDigests: [ElementDigest] = []
-        var count = 1
         let kids = e.layoutChildren
-        childDigests.reserveCapacity(kids.count)
+        var h1 = Hasher(), h2 = Hasher()
+        h1.combine(salts.0)
+        h2.combine(salts.1)
+        var count = 1
         for child in kids {
-            let (d, n) = visit(child, &w, &ids, &preorder, isRoot: false)
-            childDigests.append(d)
+            let (d, n) = visit(child, &w, &tree, &ids, &preorder, isRoot: false)
+            h1.combine(d.high); h1.combine(d.low)
+            h2.combine(d.high); h2.combine(d.low)
             count += n
         }
         w.reset()
         w.string(e.typeName)
         w.style(e.style)
         fields(e, &w)
-        w.int(childDigests.count)
-        for d in childDigests { w.u64(d.high); w.u64(d.low) }
-        let digest = w.finish()
+        w.int(kids.count)
+        w.withBytes { bytes in
+            tree.update(bufferPointer: bytes)
+            h1.combine(bytes: bytes)
+            h2.combine(bytes: bytes)
+        }
+        let digest = ElementDigest(high: UInt64(bitPattern: Int64(h1.finalize())), low: UInt64(bitPattern: Int64(h2.finalize())))
         e.digest = (!isRoot && count >= sharedSubtreeMinimumElements) ? digest : nil
         return (digest, count)
     }
@@ -142,5 +167,5 @@ struct DigestWriter {
         double(a.lineSpacing); double(a.letterSpacing); string(a.alignment.rawValue)
         int(a.maximumNumberOfLines); string(a.truncationMode.rawValue); string(a.truncationText)
     }
-    func finish() -> ElementDigest { ElementDigest(SHA256.hash(data: buffer)) }
+    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) { buffer.withUnsafeBytes(body) }
 }

@@ -13,6 +13,8 @@ public final class LayoutPool: @unchecked Sendable {
         var head = 0
     }
     private let state = Mutex(State())
+    /// Placeholder left in a queue slot whose job was taken.
+    private static let taken: @Sendable () -> Void = {}
 
     public init(workers: Int, queueLimit: Int, label: String = "loom.layout") {
         self.workers = Swift.max(1, workers)
@@ -46,8 +48,13 @@ public final class LayoutPool: @unchecked Sendable {
             job = state.withLock { s -> (() -> Void)? in
                 if s.head < s.pending.count {
                     let next = s.pending[s.head]
+                    // Release the taken job (and what it captured, e.g. a request body) now,
+                    // not when the queue is next compacted.
+                    s.pending[s.head] = LayoutPool.taken
                     s.head += 1
-                    if s.head > 1024 && s.head * 2 > s.pending.count {
+                    if s.head == s.pending.count {
+                        s.pending.removeAll(keepingCapacity: true); s.head = 0
+                    } else if s.head > 1024 && s.head * 2 > s.pending.count {
                         s.pending.removeFirst(s.head); s.head = 0
                     }
                     return next

@@ -204,18 +204,26 @@ public struct JSONParser {
         let open = i
         i += 1
         let start = i
-        // Fast path: no escapes, no control characters.
+        // Fast path: no escapes, no control characters; ASCII needs no validation.
+        var ascii = true
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
                 i += 1
+                if ascii {
+                    return String(unsafeUninitializedCapacity: slice.count) { out in
+                        _ = out.initialize(from: slice)
+                        return slice.count
+                    }
+                }
                 guard let s = String(validating: slice, as: UTF8.self) else {
                     throw error("invalid UTF-8 in a string", at: open)
                 }
                 return s
             }
             if b == UInt8(ascii: "\\") || b < 0x20 { break }
+            if b >= 0x80 { ascii = false }
             i += 1
         }
         // Slow path: escapes.

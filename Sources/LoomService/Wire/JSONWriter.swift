@@ -74,6 +74,17 @@ public struct JSONWriter {
     public mutating func string(_ s: String) {
         comma()
         bytes.append(UInt8(ascii: "\""))
+        var s = s
+        let plain: Bool? = s.withUTF8 { u in
+            for b in u where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return nil }
+            bytes.append(contentsOf: u)
+            return true
+        }
+        if plain != nil {
+            bytes.append(UInt8(ascii: "\""))
+            needsComma = true
+            return
+        }
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""): bytes.append(92); bytes.append(34)

@@ -109,9 +109,17 @@ struct DecodeState {
         guard case .object(let members) = v else { throw fail("\(what) must be an object, not \(v.typeDescription)") }
         // Duplicate member names are ambiguous: reject them.
         if members.count > 1 {
-            var seen = Set<String>()
-            for m in members where !seen.insert(m.key).inserted {
-                throw fail("duplicate field '\(m.key)'", at: m.key)
+            if members.count <= 24 {
+                for a in 1..<members.count {
+                    for b in 0..<a where members[a].key == members[b].key {
+                        throw fail("duplicate field '\(members[a].key)'", at: members[a].key)
+                    }
+                }
+            } else {
+                var seen = Set<String>()
+                for m in members where !seen.insert(m.key).inserted {
+                    throw fail("duplicate field '\(m.key)'", at: m.key)
+                }
             }
         }
         return ObjectReader(members)

@@ -1,0 +1,88 @@
+// libFuzzer target for the request decoder: bytes → RequestDecoder → layout → encoders.
+// Nothing may crash: every input is either a WireError (the 4xx a client would get) or a
+// layout that encodes to JSON and SVG.
+//
+// Fuzz build (scripts/run-system-tests.sh):
+//   swift build -c release --product LoomFuzz --scratch-path .build-fuzz \
+//     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DLOOM_FUZZ
+//   .build-fuzz/release/LoomFuzz Tests/Fuzz/corpus -max_total_time=60
+// Plain build (`swift build`): a replay tool, `LoomFuzz FILE…` runs each file once.
+import LoomLayout
+import LoomService
+
+/// A deterministic, cheap text measurer so text nodes are laid out too (the decoder runs
+/// without one, as the brief of the fuzzer asks: fonts are not validated).
+final class FuzzTextMeasurer: TextMeasuring, @unchecked Sendable {
+    func measure(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
+        var widths: [Double] = []
+        var current = 0.0
+        for span in text.spans {
+            let font = span.font ?? text.font
+            let advance = font.size * 0.5 + (span.letterSpacing ?? text.letterSpacing)
+            for _ in span.text.unicodeScalars.prefix(4096) {
+                if current > 0 && current + advance > containerSize.width { widths.append(current); current = 0 }
+                current += advance
+            }
+        }
+        if current > 0 || widths.isEmpty { widths.append(current) }
+        var truncated = false
+        if text.maximumNumberOfLines > 0 && widths.count > text.maximumNumberOfLines {
+            widths = Array(widths.prefix(text.maximumNumberOfLines))
+            truncated = true
+        }
+        let lineHeight = text.lineHeight ?? text.font.size * 1.25
+        let height = Double(widths.count) * lineHeight + Double(max(0, widths.count - 1)) * text.lineSpacing
+        return TextMeasurement(size: Size(width: widths.max() ?? 0, height: height), lineCount: widths.count,
+                               truncated: truncated, ascender: text.font.size * 0.8, descender: -text.font.size * 0.2)
+    }
+    func validate(_ font: FontDescriptor) -> TextMeasuringError? { nil }
+}
+
+let fuzzDecoder = RequestDecoder(limits: DecodeLimits(), textMeasurer: nil)
+let fuzzMeasurer = FuzzTextMeasurer()
+
+/// One input: decode; if it decodes, lay out and encode every way the service does.
+/// Returns what happened (for the replay tool and the regression tests' documentation).
+func fuzzOne(_ bytes: [UInt8]) -> String {
+    let request: LayoutRequest
+    do {
+        request = try fuzzDecoder.decode(body: bytes)
+    } catch let error as WireError {
+        precondition((400..<500).contains(error.status), "decoder error with status \(error.status)")
+        precondition(!error.jsonBytes.isEmpty)
+        return "error \(error.status) \(error.code)"
+    } catch {
+        preconditionFailure("decoder threw a non-WireError: \(error)")
+    }
+    _ = TreeDigest.compute(request.root)
+    let context = LayoutContext(scale: request.scale, textMeasurer: fuzzMeasurer, subtreeCache: nil,
+                                allowsConcurrency: false)
+    let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
+    let json = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs)
+        .encode(root: request.root, layout: layout)
+    precondition(json.first == UInt8(ascii: "{") && json.last == UInt8(ascii: "}"), "response is not a JSON object")
+    _ = ResponseEncoder(scale: request.scale, includeSpecs: !request.includeSpecs).encode(root: request.root, layout: layout)
+    let svg = SVGRenderer(scale: request.scale).render(root: request.root, layout: layout)
+    precondition(!svg.isEmpty)
+    return "layout \(layout.size.width)x\(layout.size.height), \(json.count) bytes"
+}
+
+#if LOOM_FUZZ
+@_cdecl("LLVMFuzzerTestOneInput")
+public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
+    _ = fuzzOne(bytes)
+    return 0
+}
+#else
+// Replay: `LoomFuzz FILE…` runs each input once and prints what it gave.
+import Foundation
+var failures = 0
+for path in CommandLine.arguments.dropFirst() {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        print("\(path): cannot read"); failures += 1; continue
+    }
+    print("\(path): \(fuzzOne([UInt8](data)))")
+}
+exit(failures == 0 ? 0 : 1)
+#endif

@@ -1,0 +1,202 @@
+import Foundation
+import Logging
+import XCTest
+import LoomHTTP
+import LoomService
+import LoomText
+
+/// The real Loom service (Pango text measurer, layout service, pool, router) behind the real
+/// HTTP server on 127.0.0.1 with an ephemeral port, wired exactly as `loom serve` wires it.
+final class LoomTestServer {
+    let server: HTTPServer
+    let service: LayoutService
+    let pool: LayoutPool
+    let router: Router
+    let metrics: ServiceMetrics
+    var port: Int { server.boundPort }
+
+    struct Settings {
+        var workers = 4
+        var queueLimit = 256
+        var maxBodyBytes = 4 << 20
+        var maxDepth = 512
+        var maxNodes = 100_000
+        var maxConnections = 1024
+        var connectionTimeout = 10
+        var httpThreads = 2
+        var cacheEntries = 10_000
+        var cacheBytes = 64 << 20
+        var corsOrigins = ["*"]
+    }
+
+    /// One measurer for the whole test process (it loads the font catalog once).
+    static let measurer: PangoTextMeasurer = {
+        do { return try PangoTextMeasurer() } catch { fatalError("PangoTextMeasurer: \(error)") }
+    }()
+
+    init(_ settings: Settings, logger: Logger) throws {
+        let measurer = LoomTestServer.measurer
+        var config = ServiceConfiguration()
+        config.limits = DecodeLimits(maxDepth: settings.maxDepth, maxNodes: settings.maxNodes)
+        config.cacheEntries = settings.cacheEntries
+        config.cacheBytes = settings.cacheBytes
+        config.fontSetIdentity = ""
+        let metrics = ServiceMetrics()
+        let service = LayoutService(configuration: config, textMeasurer: measurer, metrics: metrics)
+        let pool = LayoutPool(workers: settings.workers, queueLimit: settings.queueLimit)
+        let router = Router(service: service, pool: pool, metrics: metrics, logger: logger,
+                            fontsJSON: { ServiceOverHTTPFonts.json(measurer) },
+                            textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
+        let httpConfig = HTTPServer.Configuration(
+            host: "127.0.0.1", port: 0, maxBodyBytes: settings.maxBodyBytes,
+            maxConnections: settings.maxConnections, connectionTimeoutSeconds: settings.connectionTimeout,
+            threads: settings.httpThreads, corsAllowedOrigins: settings.corsOrigins)
+        let server = HTTPServer(configuration: httpConfig, logger: logger, errorBody: Router.errorBody) { request, respond in
+            router.handle(request, respond: respond)
+        }
+        try server.start()
+        self.server = server
+        self.service = service
+        self.pool = pool
+        self.router = router
+        self.metrics = metrics
+    }
+}
+
+/// `GET /fonts` as `loom serve` builds it (FontListing lives in the executable target).
+enum ServiceOverHTTPFonts {
+    static func json(_ measurer: PangoTextMeasurer) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("families"); w.beginArray()
+        for f in measurer.availableFamilies() {
+            w.beginObject()
+            w.key("family"); w.string(f.name)
+            w.key("aliases"); w.beginArray(); for a in f.aliases { w.string(a) }; w.endArray()
+            w.key("faces"); w.beginArray()
+            for face in f.faces {
+                w.beginObject()
+                w.key("style"); w.string(face.style)
+                w.key("weight"); w.int(face.weight)
+                w.key("italic"); w.bool(face.italic)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+}
+
+/// Starts Loom servers and stops them after each test; HTTP and JSON helpers.
+class ServiceOverHTTPTestCase: XCTestCase {
+    var loomServers: [LoomTestServer] = []
+    let capturedLog = CapturedLog()
+
+    override func tearDown() {
+        for s in loomServers { s.server.stop() }
+        loomServers = []
+        super.tearDown()
+    }
+
+    func startLoom(_ change: (inout LoomTestServer.Settings) -> Void = { _ in }) throws -> LoomTestServer {
+        var settings = LoomTestServer.Settings()
+        change(&settings)
+        let loom = try LoomTestServer(settings, logger: capturedLog.logger(level: .warning))
+        loomServers.append(loom)
+        XCTAssertGreaterThan(loom.port, 0)
+        return loom
+    }
+
+    static let json = [("Content-Type", "application/json")]
+
+    /// One request on a fresh connection.
+    func request(_ loom: LoomTestServer, _ method: String, _ path: String, headers: [(String, String)] = [],
+                 body: [UInt8] = [], timeout: Double = 10) throws -> RawHTTPClient.Response {
+        let client = try RawHTTPClient(port: loom.port, timeout: timeout)
+        defer { client.close() }
+        return try client.roundTrip(method, path, headers: headers, body: body)
+    }
+
+    func postJSON(_ loom: LoomTestServer, _ path: String, _ body: String,
+                  headers: [(String, String)] = []) throws -> RawHTTPClient.Response {
+        try request(loom, "POST", path, headers: Self.json + headers, body: Array(body.utf8))
+    }
+
+    // MARK: JSON
+
+    func object(_ response: RawHTTPClient.Response, file: StaticString = #filePath, line: UInt = #line) -> [String: Any] {
+        object(response.body, file: file, line: line)
+    }
+
+    func object(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> [String: Any] {
+        guard let o = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
+            XCTFail("not a JSON object: \(String(decoding: bytes.prefix(500), as: UTF8.self))", file: file, line: line)
+            return [:]
+        }
+        return o
+    }
+
+    /// `{"error": {...}}` of an error response.
+    func errorObject(_ response: RawHTTPClient.Response) -> [String: Any] {
+        (object(response)["error"] as? [String: Any]) ?? [:]
+    }
+
+    /// The `frames` map as [id: [x, y, width, height]].
+    func frames(_ value: Any?) -> [String: [Double]] {
+        var out: [String: [Double]] = [:]
+        for (id, v) in (value as? [String: Any]) ?? [:] {
+            guard let f = v as? [String: Any] else { continue }
+            let numbers = ["x", "y", "width", "height"].compactMap { (f[$0] as? NSNumber)?.doubleValue }
+            if numbers.count == 4 { out[id] = numbers }
+        }
+        return out
+    }
+
+    func frames(_ response: RawHTTPClient.Response) -> [String: [Double]] {
+        frames(object(response)["frames"])
+    }
+
+    // MARK: trees
+
+    /// A row whose frames are known without a layout engine: a horizontal stack, no
+    /// spacing, of `lead` (n × 10) then `mark` (7 × 5): `mark` is at x = n, and the root
+    /// is (n + 7) × 10 (stack cross size = tallest child). Integral sizes are on every
+    /// pixel grid.
+    static func row(_ n: Int, tag: String = "") -> String {
+        """
+        {"sizeRange": {"min": {"width": 0, "height": 0}, "max": {"width": null, "height": null}},
+         "root": {"type": "stack", "id": "row\(tag)", "direction": "horizontal", "children": [
+           {"type": "node", "id": "lead", "style": {"preferredSize": {"width": \(n), "height": 10}}},
+           {"type": "node", "id": "mark", "style": {"preferredSize": {"width": 7, "height": 5}}}]}}
+        """
+    }
+
+    /// A vertical stack of `count` nodes of 3 × 2 (ids n0…): node k at y = 2k.
+    static func column(_ count: Int) -> String {
+        let children = (0..<count).map {
+            #"{"type": "node", "id": "n\#($0)", "style": {"preferredSize": {"width": 3, "height": 2}}}"#
+        }.joined(separator: ",")
+        return #"{"root": {"type": "stack", "direction": "vertical", "children": [\#(children)]}}"#
+    }
+
+    /// `depth` elements nested: insets around insets around a node.
+    static func nested(_ depth: Int) -> String {
+        var element = #"{"type": "node", "style": {"preferredSize": {"width": 1, "height": 1}}}"#
+        for _ in 1..<max(1, depth) {
+            element = #"{"type": "inset", "insets": {"top": 0, "left": 0, "bottom": 0, "right": 0}, "child": \#(element)}"#
+        }
+        return #"{"root": \#(element)}"#
+    }
+
+    func waitFor(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(5_000)
+        }
+        return condition()
+    }
+}

@@ -1,0 +1,194 @@
+import Dispatch
+import Foundation
+import LoomService
+import XCTest
+
+final class LRUCacheTests: XCTestCase {
+    /// The statistics as a comparable value (the library's initializer is internal).
+    struct Stats: Equatable, CustomStringConvertible {
+        var hits = 0, misses = 0, evictions = 0, entries = 0, bytes = 0
+        var description: String { "hits \(hits) misses \(misses) evictions \(evictions) entries \(entries) bytes \(bytes)" }
+    }
+
+    private func stats(hits: Int = 0, misses: Int = 0, evictions: Int = 0, entries: Int = 0, bytes: Int = 0) -> Stats {
+        Stats(hits: hits, misses: misses, evictions: evictions, entries: entries, bytes: bytes)
+    }
+
+    private func stats<K, V>(of cache: LRUCache<K, V>) -> Stats {
+        let s = cache.statistics
+        return Stats(hits: s.hits, misses: s.misses, evictions: s.evictions, entries: s.entries, bytes: s.bytes)
+    }
+
+    func testEvictsTheLeastRecentlyUsedFirst() {
+        let cache = LRUCache<Int, String>(maxEntries: 3, maxBytes: 1000, shards: 1)
+        cache.set("one", for: 1, cost: 1)
+        cache.set("two", for: 2, cost: 1)
+        cache.set("three", for: 3, cost: 1)
+        XCTAssertEqual(cache.keysInRecencyOrder(), [3, 2, 1])
+        cache.set("four", for: 4, cost: 1)                 // 1 is the least recent
+        XCTAssertEqual(cache.keysInRecencyOrder(), [4, 3, 2])
+        XCTAssertNil(cache.value(for: 1))
+        XCTAssertEqual(cache.statistics.evictions, 1)
+    }
+
+    func testAReadRefreshesRecency() {
+        let cache = LRUCache<Int, String>(maxEntries: 3, maxBytes: 1000, shards: 1)
+        cache.set("one", for: 1, cost: 1)
+        cache.set("two", for: 2, cost: 1)
+        cache.set("three", for: 3, cost: 1)
+        XCTAssertEqual(cache.value(for: 1), "one")          // 1 becomes the most recent
+        XCTAssertEqual(cache.keysInRecencyOrder(), [1, 3, 2])
+        cache.set("four", for: 4, cost: 1)                 // so 2 goes
+        XCTAssertEqual(cache.keysInRecencyOrder(), [4, 1, 3])
+        XCTAssertNil(cache.value(for: 2))
+        XCTAssertEqual(cache.value(for: 3), "three")
+        XCTAssertEqual(cache.value(for: 1), "one")
+        cache.set("five", for: 5, cost: 1)                 // 4 is now the least recent
+        XCTAssertEqual(cache.keysInRecencyOrder(), [5, 1, 3])
+        // A miss does not change the order.
+        XCTAssertNil(cache.value(for: 42))
+        XCTAssertEqual(cache.keysInRecencyOrder(), [5, 1, 3])
+        // Re-setting an existing key refreshes it too.
+        cache.set("three again", for: 3, cost: 1)
+        XCTAssertEqual(cache.keysInRecencyOrder(), [3, 5, 1])
+        cache.set("six", for: 6, cost: 1)
+        XCTAssertEqual(cache.keysInRecencyOrder(), [6, 3, 5])
+        XCTAssertEqual(cache.value(for: 3), "three again")
+    }
+
+    func testEntryBound() {
+        let cache = LRUCache<Int, String>(maxEntries: 5, maxBytes: 1 << 20, shards: 1)
+        for k in 0..<100 { cache.set("\(k)", for: k, cost: 10) }
+        XCTAssertEqual(cache.keysInRecencyOrder(), [99, 98, 97, 96, 95])
+        XCTAssertEqual(stats(of: cache), stats(evictions: 95, entries: 5, bytes: 50))
+        for k in 95..<100 { XCTAssertEqual(cache.value(for: k), "\(k)") }
+        XCTAssertNil(cache.value(for: 94))
+    }
+
+    func testEntryBoundWithShards() {
+        // Totals are split across shards; the whole cache never holds more than maxEntries.
+        let cache = LRUCache<Int, Int>(maxEntries: 64, maxBytes: 1 << 20, shards: 8)
+        for k in 0..<10_000 { cache.set(k, for: k, cost: 1) }
+        let s = cache.statistics
+        XCTAssertLessThanOrEqual(s.entries, 64)
+        XCTAssertGreaterThan(s.entries, 0)
+        XCTAssertEqual(s.bytes, s.entries)
+        XCTAssertEqual(s.evictions, 10_000 - s.entries)
+        XCTAssertEqual(Set(cache.keysInRecencyOrder()).count, s.entries)
+        // More shards than entries: still bounded.
+        let tiny = LRUCache<Int, Int>(maxEntries: 3, maxBytes: 1 << 20, shards: 16)
+        for k in 0..<1000 { tiny.set(k, for: k, cost: 1) }
+        XCTAssertLessThanOrEqual(tiny.statistics.entries, 3)
+    }
+
+    func testByteBound() {
+        let cache = LRUCache<Int, String>(maxEntries: 100, maxBytes: 100, shards: 1)
+        cache.set("a", for: 1, cost: 40)
+        cache.set("b", for: 2, cost: 40)
+        XCTAssertEqual(stats(of: cache), stats(entries: 2, bytes: 80))
+        cache.set("c", for: 3, cost: 30)                   // 110 > 100: 1 goes → 70
+        XCTAssertEqual(cache.keysInRecencyOrder(), [3, 2])
+        XCTAssertEqual(stats(of: cache), stats(evictions: 1, entries: 2, bytes: 70))
+        cache.set("d", for: 4, cost: 100)                  // exactly the budget: everything else goes
+        XCTAssertEqual(cache.keysInRecencyOrder(), [4])
+        XCTAssertEqual(stats(of: cache), stats(evictions: 3, entries: 1, bytes: 100))
+        // A value larger than the whole budget is not stored and evicts nothing.
+        cache.set("huge", for: 5, cost: 101)
+        XCTAssertNil(cache.value(for: 5))
+        XCTAssertEqual(cache.keysInRecencyOrder(), [4])
+        XCTAssertEqual(cache.statistics.bytes, 100)
+    }
+
+    func testReplacingAKeyAdjustsBytes() {
+        let cache = LRUCache<Int, String>(maxEntries: 10, maxBytes: 100, shards: 1)
+        cache.set("a", for: 1, cost: 40)
+        cache.set("b", for: 2, cost: 30)
+        cache.set("a2", for: 1, cost: 10)                  // 70 → 40
+        XCTAssertEqual(stats(of: cache), stats(entries: 2, bytes: 40))
+        XCTAssertEqual(cache.value(for: 1), "a2")
+        cache.set("b2", for: 2, cost: 90)                  // 100: fits exactly, nothing evicted
+        XCTAssertEqual(stats(of: cache), stats(hits: 1, entries: 2, bytes: 100))
+        cache.set("a3", for: 1, cost: 20)                  // 110: the least recent (2) goes, not the key just set
+        XCTAssertEqual(cache.keysInRecencyOrder(), [1])
+        XCTAssertEqual(stats(of: cache), stats(hits: 1, evictions: 1, entries: 1, bytes: 20))
+        XCTAssertEqual(cache.value(for: 1), "a3")
+    }
+
+    func testReplacingWithAValueOverTheBudgetDropsTheOldValue() {
+        // The new value is not stored; the old one must not be answered as if it were current.
+        let cache = LRUCache<Int, String>(maxEntries: 10, maxBytes: 100, shards: 1)
+        cache.set("old", for: 1, cost: 10)
+        cache.set("new but huge", for: 1, cost: 1000)
+        XCTAssertNil(cache.value(for: 1))
+        XCTAssertEqual(cache.statistics.entries, 0)
+        XCTAssertEqual(cache.statistics.bytes, 0)
+    }
+
+    func testStatistics() {
+        let cache = LRUCache<Int, String>(maxEntries: 2, maxBytes: 1000, shards: 1)
+        XCTAssertEqual(stats(of: cache), stats())
+        XCTAssertNil(cache.value(for: 1))                  // miss
+        cache.set("a", for: 1, cost: 7)
+        cache.set("b", for: 2, cost: 8)
+        XCTAssertEqual(cache.value(for: 1), "a")           // hit
+        XCTAssertEqual(cache.value(for: 1), "a")           // hit
+        cache.set("c", for: 3, cost: 9)                    // evicts 2
+        XCTAssertNil(cache.value(for: 2))                  // miss
+        XCTAssertEqual(stats(of: cache), stats(hits: 2, misses: 2, evictions: 1, entries: 2, bytes: 16))
+        cache.removeAll()
+        let after = cache.statistics
+        XCTAssertEqual(after.entries, 0)
+        XCTAssertEqual(after.bytes, 0)
+        XCTAssertEqual(cache.keysInRecencyOrder(), [])
+        XCTAssertNil(cache.value(for: 1))
+        // The cache works normally after removeAll (free list and links reset).
+        for k in 0..<5 { cache.set("\(k)", for: k, cost: 1) }
+        XCTAssertEqual(cache.keysInRecencyOrder(), [4, 3])
+    }
+
+    func testSlotsAreReusedAfterEviction() {
+        // Long churn through a small cache keeps it consistent (free-list reuse).
+        let cache = LRUCache<Int, Int>(maxEntries: 4, maxBytes: 1000, shards: 1)
+        for k in 0..<10_000 {
+            cache.set(k, for: k, cost: 1 + k % 3)
+            if k % 7 == 0 { _ = cache.value(for: k - 2) }
+        }
+        let keys = cache.keysInRecencyOrder()
+        XCTAssertEqual(keys.count, 4)
+        XCTAssertEqual(keys.first, 9999)
+        XCTAssertEqual(cache.statistics.bytes, keys.map { 1 + $0 % 3 }.reduce(0, +))
+        for k in keys { XCTAssertEqual(cache.value(for: k), k) }
+    }
+
+    func testConcurrentHammering() {
+        let cache = LRUCache<Int, Int>(maxEntries: 256, maxBytes: 1 << 20, shards: 16)
+        let threads = 8, opsPerThread = 20_000
+        let lock = NSLock()
+        var reads = 0, wrongValues = 0
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var rng: UInt64 = 0x2545F4914F6CDD1D &+ UInt64(t) &* 0x9E3779B97F4A7C15
+            var myReads = 0, myWrong = 0
+            for _ in 0..<opsPerThread {
+                rng = rng &* 6364136223846793005 &+ 1442695040888963407
+                let key = Int(rng >> 40) % 1000
+                if rng & 1 == 0 {
+                    cache.set(key &* 3, for: key, cost: 8)
+                } else {
+                    myReads += 1
+                    if let v = cache.value(for: key), v != key &* 3 { myWrong += 1 }
+                }
+                if rng % 997 == 0 { _ = cache.statistics; _ = cache.keysInRecencyOrder() }
+            }
+            lock.lock(); reads += myReads; wrongValues += myWrong; lock.unlock()
+        }
+        let s = cache.statistics
+        XCTAssertEqual(wrongValues, 0)
+        XCTAssertEqual(s.hits + s.misses, reads)
+        XCTAssertLessThanOrEqual(s.entries, 256)
+        XCTAssertEqual(s.bytes, s.entries * 8)
+        let keys = cache.keysInRecencyOrder()
+        XCTAssertEqual(keys.count, s.entries)
+        XCTAssertEqual(Set(keys).count, keys.count)
+        for k in keys { XCTAssertEqual(cache.value(for: k), k * 3) }
+    }
+}
