@@ -3,9 +3,10 @@
  *
  * A minimal libmicrohttpd server, configured as Loom's HTTP layer is (internal polling
  * threads, a thread pool sized to the cores): it reads the whole request body and answers
- * every request with the same fixed 306-byte JSON body (the size of Loom's answer to
- * bench/trees/cell.json), doing no other work. What wrk measures against it is what
- * libmicrohttpd + the kernel's loopback can do here, the upper bound for `loom serve`.
+ * every request with the same fixed 306-byte JSON body shaped like a LayoutResponse, doing
+ * no other work. What wrk measures against it is what libmicrohttpd + the kernel's
+ * loopback can do here, the upper bound for `loom serve`. (Loom's own answer to
+ * bench/trees/cell.json is larger: 1,556 bytes.)
  *
  *   cc -O2 bench/bare_mhd.c $(pkg-config --cflags --libs libmicrohttpd) -o /tmp/bare_mhd
  *   /tmp/bare_mhd 18081            # listens on 127.0.0.1:18081 only; SIGINT/SIGTERM stop it

@@ -9,12 +9,13 @@
 #   --threads N        wrk threads (default 2; fewer when connections < threads)
 #   --warmup S         untimed wrk run before each server's first scenario (default 2)
 #   --body FILE        request body (default bench/trees/cell.json; must contain 7.125 once)
-#   --loom-port P      default 18080        --bare-port P   default 18081
+#   --loom-port P      default: a free port  --bare-port P   default: a free port
 #   --bare-only        only the libmicrohttpd ceiling (no Loom needed)
 #   --no-bare          skip the ceiling
 #   --no-check         do not count X-Layout-Cache headers (slightly cheaper for wrk)
 #   --out FILE         also write the JSON lines to FILE
-#   LOOM_SERVE_ARGS    env: extra arguments for `loom serve` (e.g. "--host 127.0.0.1")
+#   LOOM_SERVE_ARGS    env: extra arguments for `loom serve` (default "--host 127.0.0.1";
+#                      set it empty for none)
 #
 # Scenarios, each at every connection count:
 #   bare        bench/bare_mhd.c: reads the body, answers a fixed 306-byte JSON (the ceiling)
@@ -34,8 +35,8 @@ CONNECTIONS="1 16 64"
 THREADS=2
 WARMUP=2
 BODY="$HERE/trees/cell.json"
-LOOM_PORT=18080
-BARE_PORT=18081
+LOOM_PORT=""
+BARE_PORT=""
 BARE_ONLY=0
 NO_BARE=0
 CHECK=check
@@ -54,7 +55,7 @@ while [ $# -gt 0 ]; do
     --no-bare) NO_BARE=1; shift ;;
     --no-check) CHECK=""; shift ;;
     --out) OUT="$2"; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d'; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) LOOM="$1"; shift ;;
   esac
@@ -87,6 +88,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+[ -n "$BARE_PORT" ] || BARE_PORT="$(free_port)"
+[ -n "$LOOM_PORT" ] || LOOM_PORT="$(free_port)"
 
 wait_ready() { # URL PID SECONDS
   local url="$1" pid="$2" limit="$3" i=0
@@ -154,11 +158,11 @@ fi
 if [ "$BARE_ONLY" = 0 ]; then
   port_free "$LOOM_PORT" || { echo "port $LOOM_PORT is in use" >&2; exit 1; }
   # shellcheck disable=SC2086
-  "$LOOM" serve --port "$LOOM_PORT" ${LOOM_SERVE_ARGS:-} > "$WORK/loom.log" 2>&1 &
+  "$LOOM" serve --port "$LOOM_PORT" ${LOOM_SERVE_ARGS---host 127.0.0.1} > "$WORK/loom.log" 2>&1 &
   LOOM_PID=$!
   PIDS+=("$LOOM_PID")
   wait_ready "http://127.0.0.1:$LOOM_PORT/readyz" "$LOOM_PID" 60 || { tail -20 "$WORK/loom.log" >&2; exit 1; }
-  echo "# loom serve ($LOOM)" >&2
+  echo "# loom serve --port $LOOM_PORT ${LOOM_SERVE_ARGS---host 127.0.0.1} ($LOOM)" >&2
   # one request to check that the body is accepted
   code="$(curl -s -o "$WORK/first.json" -w '%{http_code}' --max-time 10 -H 'Content-Type: application/json' \
           --data-binary @"$BODY" "http://127.0.0.1:$LOOM_PORT/layout")"

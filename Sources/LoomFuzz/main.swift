@@ -4,9 +4,10 @@
 //
 // Fuzz build (scripts/run-system-tests.sh):
 //   swift build -c release --product LoomFuzz --scratch-path .build-fuzz \
-//     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DLOOM_FUZZ
+//     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 //   .build-fuzz/release/LoomFuzz Tests/Fuzz/corpus -max_total_time=60
 // Plain build (`swift build`): a replay tool, `LoomFuzz FILE…` runs each file once.
+import Foundation
 import LoomLayout
 import LoomService
 
@@ -67,22 +68,24 @@ func fuzzOne(_ bytes: [UInt8]) -> String {
     return "layout \(layout.size.width)x\(layout.size.height), \(json.count) bytes"
 }
 
-#if LOOM_FUZZ
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
     _ = fuzzOne(bytes)
     return 0
 }
-#else
-// Replay: `LoomFuzz FILE…` runs each input once and prints what it gave.
-import Foundation
-var failures = 0
-for path in CommandLine.arguments.dropFirst() {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        print("\(path): cannot read"); failures += 1; continue
+
+/// Replay: `LoomFuzz FILE…` runs each input once and prints what it gave. In the plain
+/// build main.swift is top-level code, so this global is initialized at startup; in the
+/// fuzz build (-parse-as-library) globals are lazy and libFuzzer's main runs instead.
+func replay() -> Never {
+    var failures = 0
+    for path in CommandLine.arguments.dropFirst() {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            print("\(path): cannot read"); failures += 1; continue
+        }
+        print("\(path): \(fuzzOne([UInt8](data)))")
     }
-    print("\(path): \(fuzzOne([UInt8](data)))")
+    exit(failures == 0 ? 0 : 1)
 }
-exit(failures == 0 ? 0 : 1)
-#endif
+let replayed: Void = replay()

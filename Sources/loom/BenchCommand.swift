@@ -110,49 +110,53 @@ struct BenchCommand: ParsableCommand {
         return TreeResult(name: name, nodes: nodes, runs: runs, median: median, p90: p90)
     }
 
-    /// A 100-cell feed through the service's caches: cold, unchanged, one cell changed.
+    /// A 100-cell feed through the service's caches: cold, unchanged, one cell changed; the
+    /// whole request path (decode, key, layout, encode) and the layout alone.
     static func cacheScenarios(treesDir: String, measurer: TextMeasuring, runs: Int, json: Bool) {
-        guard let feed = FileManager.default.contents(atPath: treesDir + "/feed.json"),
-              let changed = FileManager.default.contents(atPath: treesDir + "/feed_changed.json") else {
+        guard let feedData = FileManager.default.contents(atPath: treesDir + "/feed.json"),
+              let changedData = FileManager.default.contents(atPath: treesDir + "/feed_changed.json") else {
             print("cache scenarios skipped: feed.json and feed_changed.json are needed in \(treesDir)")
             return
         }
-        var cold: [Double] = [], same: [Double] = [], oneChanged: [Double] = []
-        var computedCold = 0, computedChanged = 0
-        for _ in 0..<runs {
-            let service = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
-            var t = now()
-            let a = service.layout(body: Array(feed))
-            cold.append(Double(now() - t) / 1e6)
-            t = now()
-            let b = service.layout(body: Array(feed))
-            same.append(Double(now() - t) / 1e6)
-            precondition(b.cacheHit && a.body == b.body)
-            let request = try! service.decoder.decode(body: Array(changed))
-            t = now()
-            let layoutChanged = service.computeLayout(request)
-            _ = ResponseEncoder(scale: request.scale, includeSpecs: false).encode(root: request.root, layout: layoutChanged)
-            oneChanged.append(Double(now() - t) / 1e6)
-            let coldRequest = try! service.decoder.decode(body: Array(feed))
-            let ctxCold = LayoutContext(scale: coldRequest.scale, textMeasurer: measurer)
-            _ = calculateRootLayout(coldRequest.root, sizeRange: coldRequest.sizeRange, context: ctxCold)
-            computedCold = ctxCold.computedLayouts
-            let again = try! service.decoder.decode(body: Array(changed))
-            let fresh = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
-            _ = fresh.computeLayout(try! fresh.decoder.decode(body: Array(feed)))
-            let ctx = LayoutContext(scale: again.scale, textMeasurer: measurer, subtreeCache: fresh.subtreeCache)
-            _ = calculateRootLayout(again.root, sizeRange: again.sizeRange, context: ctx)
-            computedChanged = ctx.computedLayouts
+        let feed = Array(feedData), changed = Array(changedData)
+        var rows: [String: [Double]] = [:]
+        var computed: [String: Int] = [:]
+        func time(_ name: String, _ body: () -> Void) {
+            let t = now()
+            body()
+            rows[name, default: []].append(Double(now() - t) / 1e6)
         }
-        let rows: [(String, [Double], Int?)] = [("feed cold", cold, computedCold), ("feed unchanged", same, nil),
-                                                ("feed one cell changed", oneChanged, computedChanged)]
-        for (name, xs, computed) in rows {
+        for _ in 0..<runs {
+            // Whole path through one service: cold, the same bytes again, then the changed feed.
+            let service = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
+            time("path: feed cold") { precondition(!service.layout(body: feed).cacheHit) }
+            time("path: feed unchanged") { precondition(service.layout(body: feed).cacheHit) }
+            time("path: feed one cell changed") { precondition(!service.layout(body: changed).cacheHit) }
+
+            // Layout alone: cold (no subtree cache) against the changed feed on a warmed cache.
+            let cold = try! service.decoder.decode(body: feed)
+            let coldContext = LayoutContext(scale: cold.scale, textMeasurer: measurer)
+            time("layout: feed cold") { _ = calculateRootLayout(cold.root, sizeRange: cold.sizeRange, context: coldContext) }
+            computed["layout: feed cold"] = coldContext.computedLayouts
+            let warmed = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
+            _ = warmed.computeLayout(try! warmed.decoder.decode(body: feed))
+            let again = try! warmed.decoder.decode(body: changed)
+            _ = again.digests
+            let context = LayoutContext(scale: again.scale, textMeasurer: measurer, subtreeCache: warmed.subtreeCache)
+            time("layout: feed one cell changed") { _ = calculateRootLayout(again.root, sizeRange: again.sizeRange, context: context) }
+            computed["layout: feed one cell changed"] = context.computedLayouts
+        }
+        let order = ["path: feed cold", "path: feed unchanged", "path: feed one cell changed",
+                     "layout: feed cold", "layout: feed one cell changed"]
+        for name in order {
+            let xs = rows[name] ?? []
             if json {
-                let c = computed.map { ", \"layouts_computed\": \($0)" } ?? ""
+                let c = computed[name].map { ", \"layouts_computed\": \($0)" } ?? ""
                 print("{\"scenario\": \"\(name)\", \"runs\": \(runs), \"median_ms\": \(String(format: "%.4f", percentile(xs, 0.5))), \"p90_ms\": \(String(format: "%.4f", percentile(xs, 0.9)))\(c)}")
             } else {
-                let c = computed.map { "  layouts computed: \($0)" } ?? ""
-                print(String(format: "%-24@ median %8.3f ms  p90 %8.3f ms", name, percentile(xs, 0.5), percentile(xs, 0.9)) + c)
+                let c = computed[name].map { "  layouts computed: \($0)" } ?? ""
+                print(name.padding(toLength: 32, withPad: " ", startingAt: 0)
+                      + String(format: "median %8.3f ms  p90 %8.3f ms", percentile(xs, 0.5), percentile(xs, 0.9)) + c)
             }
         }
     }

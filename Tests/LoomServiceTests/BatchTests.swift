@@ -81,7 +81,7 @@ final class BatchTests: XCTestCase {
         XCTAssertNil(r[6])
         XCTAssertEqual(r[1]?["code"] as? String, "invalid_spec")
         XCTAssertEqual(r[1]?["path"] as? String, "items[1]")
-        XCTAssertEqual(r[2]?["path"] as? String, "items[2]")
+        XCTAssertEqual(r[2]?["path"] as? String, "items[2].root")
         XCTAssertEqual(r[3]?["path"] as? String, "items[3].root.ratio")
         XCTAssertEqual(r[4]?["code"] as? String, "too_large")
         XCTAssertEqual(r[4]?["path"] as? String, "items[4].root" + String(repeating: ".child", count: 512))

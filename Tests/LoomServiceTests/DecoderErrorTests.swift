@@ -288,7 +288,8 @@ final class DecoderErrorTests: XCTestCase {
         assertError(request(#"{"type": "ratio", "ratio": -0.5, "child": {"type": "node"}}"#), path: "root.ratio")
         assertError(request(#"{"type": "stack", "children": [{"type": "node"}, {"type": "ratio", "ratio": -0, "child": {"type": "node"}}]}"#),
                     path: "root.children[1].ratio")
-        assertError(request(#"{"type": "ratio", "child": {"type": "node"}}"#), path: "root", message: "ratio")
+        // A missing field's path names the field.
+        assertError(request(#"{"type": "ratio", "child": {"type": "node"}}"#), path: "root.ratio", message: "ratio")
     }
 
     func testBaselineAlignmentInAVerticalStack() {
@@ -303,17 +304,17 @@ final class DecoderErrorTests: XCTestCase {
     }
 
     func testMissingChildren() {
-        assertError(request(#"{"type": "inset"}"#), path: "root", message: "'child'")
-        assertError(request(#"{"type": "center"}"#), path: "root", message: "'child'")
-        assertError(request(#"{"type": "relative"}"#), path: "root", message: "'child'")
-        assertError(request(#"{"type": "ratio", "ratio": 1}"#), path: "root", message: "'child'")
-        assertError(request(#"{"type": "overlay", "overlay": {"type": "node"}}"#), path: "root", message: "'child'")
-        assertError(request(#"{"type": "overlay", "child": {"type": "node"}}"#), path: "root", message: "'overlay'")
-        assertError(request(#"{"type": "background", "child": {"type": "node"}}"#), path: "root", message: "'background'")
-        assertError(request(#"{"type": "background", "background": {"type": "node"}}"#), path: "root", message: "'child'")
-        assertError(request(#"{"type": "corner", "child": {"type": "node"}}"#), path: "root", message: "'corner'")
-        assertError(request(#"{"type": "corner", "corner": {"type": "node"}}"#), path: "root", message: "'child'")
-        assertError(request(#"{"type": "stack", "children": [{"type": "inset", "insets": {}}]}"#), path: "root.children[0]")
+        assertError(request(#"{"type": "inset"}"#), path: "root.child", message: "'child'")
+        assertError(request(#"{"type": "center"}"#), path: "root.child", message: "'child'")
+        assertError(request(#"{"type": "relative"}"#), path: "root.child", message: "'child'")
+        assertError(request(#"{"type": "ratio", "ratio": 1}"#), path: "root.child", message: "'child'")
+        assertError(request(#"{"type": "overlay", "overlay": {"type": "node"}}"#), path: "root.child", message: "'child'")
+        assertError(request(#"{"type": "overlay", "child": {"type": "node"}}"#), path: "root.overlay", message: "'overlay'")
+        assertError(request(#"{"type": "background", "child": {"type": "node"}}"#), path: "root.background", message: "'background'")
+        assertError(request(#"{"type": "background", "background": {"type": "node"}}"#), path: "root.child", message: "'child'")
+        assertError(request(#"{"type": "corner", "child": {"type": "node"}}"#), path: "root.corner", message: "'corner'")
+        assertError(request(#"{"type": "corner", "corner": {"type": "node"}}"#), path: "root.child", message: "'child'")
+        assertError(request(#"{"type": "stack", "children": [{"type": "inset", "insets": {}}]}"#), path: "root.children[0].child")
         assertError(request(#"{"type": "inset", "child": null}"#), path: "root.child", message: "object")
     }
 

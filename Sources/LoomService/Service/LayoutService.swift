@@ -104,6 +104,7 @@ public final class LayoutService: @unchecked Sendable {
 
     /// Lay a decoded request out (no response cache; the subtree cache is used).
     public func computeLayout(_ request: LayoutRequest, useSubtreeCache: Bool = true) -> Layout {
+        if useSubtreeCache { _ = request.digests }
         let context = LayoutContext(scale: request.scale, textMeasurer: textMeasurer,
                                     subtreeCache: useSubtreeCache ? subtreeCache : nil)
         metrics?.layoutStarted()
@@ -113,7 +114,7 @@ public final class LayoutService: @unchecked Sendable {
 
     /// The key of a decoded request: tree digest, ids/URLs, size range, scale, options, fonts.
     public func responseKey(_ request: LayoutRequest, _ format: OutputFormat) -> ResponseKey {
-        let (tree, ids) = TreeDigest.compute(request.root)
+        let (tree, ids) = request.digests
         var h = SHA256()
         func put(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { h.update(bufferPointer: $0) } }
         put(ids.high); put(ids.low)

@@ -110,6 +110,7 @@ public struct JSONParser {
         try enter()
         i += 1
         var members: [JSONMember] = []
+        members.reserveCapacity(8)
         skipWhitespace()
         if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
         while true {

@@ -51,29 +51,46 @@ struct JSONPath {
 /// The members of one JSON object, read field by field; `finish()` rejects what was not read.
 struct ObjectReader {
     let members: [JSONMember]
-    var consumed: [Bool]
+    /// One bit per member read (objects of more than 64 members use `overflow`).
+    private var consumedBits: UInt64 = 0
+    private var overflow: [Bool]?
     init(_ members: [JSONMember]) {
         self.members = members
-        self.consumed = [Bool](repeating: false, count: members.count)
+        if members.count > 64 { overflow = [Bool](repeating: false, count: members.count) }
+    }
+    @inline(__always) func isConsumed(_ k: Int) -> Bool {
+        if let overflow { return overflow[k] }
+        return consumedBits & (1 << UInt64(k)) != 0
+    }
+    @inline(__always) mutating func consume(_ k: Int) {
+        if overflow != nil { overflow![k] = true } else { consumedBits |= 1 << UInt64(k) }
     }
     mutating func take(_ key: String) -> JSONValue? {
-        for k in members.indices where !consumed[k] && members[k].key == key {
-            consumed[k] = true
+        for k in members.indices where !isConsumed(k) && ObjectReader.sameKey(members[k].key, key) {
+            consume(k)
             return members[k].value
         }
         return nil
     }
-    /// Members in written order whose key is in `keys` (style fields apply in order).
-    mutating func takeInOrder(_ keys: Set<String>) -> [(String, JSONValue)] {
-        var out: [(String, JSONValue)] = []
-        for k in members.indices where !consumed[k] && keys.contains(members[k].key) {
-            consumed[k] = true
-            out.append((members[k].key, members[k].value))
+    /// Byte equality of member names (cheaper than String's Unicode-aware comparison,
+    /// and exactly what JSON member names mean).
+    @inline(__always) static func sameKey(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.utf8.elementsEqual(b.utf8)
+    }
+    /// Members in written order whose key maps to a field in `fields` (style fields apply
+    /// in order).
+    mutating func takeInOrder<F>(_ fields: [String: F]) -> [(String, F, JSONValue)] {
+        var out: [(String, F, JSONValue)] = []
+        for k in members.indices where !isConsumed(k) {
+            guard let field = fields[members[k].key] else { continue }
+            consume(k)
+            out.append((members[k].key, field, members[k].value))
         }
         return out
     }
     func firstUnconsumed() -> String? {
-        for k in members.indices where !consumed[k] { return members[k].key }
+        for k in members.indices where !isConsumed(k) { return members[k].key }
         return nil
     }
 }
@@ -125,8 +142,8 @@ struct DecodeState {
         return ObjectReader(members)
     }
 
-    mutating func finish(_ r: ObjectReader, _ what: String) throws {
-        if let k = r.firstUnconsumed() { throw fail("unknown field '\(k)' in \(what)", at: k) }
+    mutating func finish(_ r: ObjectReader, _ what: @autoclosure () -> String) throws {
+        if let k = r.firstUnconsumed() { throw fail("unknown field '\(k)' in \(what())", at: k) }
     }
 
     /// Run `body` with `key` pushed on the path.
@@ -172,6 +189,15 @@ struct DecodeState {
         return Int(d)
     }
 
+    /// Digits with at most one '.', as in "12.5" (no sign, exponent, hex or spaces).
+    static func isPlainNumber(_ s: Substring) -> Bool {
+        var dots = 0, digits = 0
+        for c in s.utf8 {
+            if c == UInt8(ascii: ".") { dots += 1 } else if c >= 48 && c <= 57 { digits += 1 } else { return false }
+        }
+        return digits > 0 && dots <= 1
+    }
+
     /// A Dimension: a number (points, >= 0), "NN%" (0–100 %), "NNpt" or "auto".
     func dimension(_ v: JSONValue) throws -> Dimension {
         switch v {
@@ -179,11 +205,11 @@ struct DecodeState {
             return .points(try nonNegative(v))
         case .string(let s):
             if s == "auto" { return .auto }
-            if s.hasSuffix("%"), let f = Double(s.dropLast()), f.isFinite {
+            if s.hasSuffix("%"), Self.isPlainNumber(s.dropLast()), let f = Double(s.dropLast()), f.isFinite {
                 guard f >= 0 && f <= 100 else { throw fail("a fraction must be between 0% and 100%") }
                 return .fraction(f / 100)
             }
-            if s.hasSuffix("pt"), let p = Double(s.dropLast(2)), p.isFinite {
+            if s.hasSuffix("pt"), Self.isPlainNumber(s.dropLast(2)), let p = Double(s.dropLast(2)), p.isFinite {
                 guard p >= 0 else { throw fail("must be >= 0") }
                 return .points(p)
             }
@@ -259,7 +285,7 @@ struct DecodeState {
                 return inc
             }
         }
-        guard let rootValue = r.take("root") else { throw fail("the request needs 'root'") }
+        guard let rootValue = r.take("root") else { throw fail("the request needs 'root'", at: "root") }
         try finish(r, "the request")
         let root = try at("root") { try $0.element(rootValue) }
         return LayoutRequest(sizeRange: sizeRange, root: root, scale: scale, includeSpecs: includeSpecs,
@@ -355,7 +381,7 @@ struct DecodeState {
             element = RelativeLayoutSpec(horizontalPosition: h, verticalPosition: vp, sizingOption: sizing,
                                          child: try child(&r, "child"), style: style)
         case "ratio":
-            guard let rv = r.take("ratio") else { throw fail("a ratio spec needs 'ratio' (height ÷ width, > 0)") }
+            guard let rv = r.take("ratio") else { throw fail("a ratio spec needs 'ratio' (height ÷ width, > 0)", at: "ratio") }
             let ratio = try at("ratio") { s in
                 let d = try s.number(rv)
                 guard d > 0 else { throw s.fail("ratio must be > 0") }
@@ -401,7 +427,7 @@ struct DecodeState {
     }
 
     mutating func child(_ r: inout ObjectReader, _ key: String) throws -> LayoutElement {
-        guard let v = r.take(key) else { throw fail("this spec needs '\(key)' (one element)") }
+        guard let v = r.take(key) else { throw fail("this spec needs '\(key)' (one element)", at: key) }
         if case .array = v { throw fail("'\(key)' is one element, not an array", at: key) }
         return try at(key) { try $0.element(v) }
     }
@@ -460,56 +486,64 @@ struct DecodeState {
 
     // MARK: style
 
-    static let styleKeys: Set<String> = [
-        "width", "height", "minWidth", "maxWidth", "minHeight", "maxHeight", "preferredSize", "minSize", "maxSize",
-        "flexGrow", "flexShrink", "flexBasis", "alignSelf", "spacingBefore", "spacingAfter", "ascender", "descender",
-        "layoutPosition", "preferredFrameSize", "sizeRange",
+    enum StyleField {
+        case width, height, minWidth, maxWidth, minHeight, maxHeight, preferredSize, minSize, maxSize
+        case flexGrow, flexShrink, flexBasis, alignSelf, spacingBefore, spacingAfter, ascender, descender
+        case layoutPosition, sizeRange
+    }
+
+    static let styleFields: [String: StyleField] = [
+        "width": .width, "height": .height, "minWidth": .minWidth, "maxWidth": .maxWidth, "minHeight": .minHeight,
+        "maxHeight": .maxHeight, "preferredSize": .preferredSize, "preferredFrameSize": .preferredSize,
+        "minSize": .minSize, "maxSize": .maxSize, "flexGrow": .flexGrow, "flexShrink": .flexShrink,
+        "flexBasis": .flexBasis, "alignSelf": .alignSelf, "spacingBefore": .spacingBefore,
+        "spacingAfter": .spacingAfter, "ascender": .ascender, "descender": .descender,
+        "layoutPosition": .layoutPosition, "sizeRange": .sizeRange,
     ]
 
     mutating func style(_ v: JSONValue) throws -> LayoutElementStyle {
         var r = try object(v, "style")
         var style = LayoutElementStyle()
         // Fields apply in the order written, as successive setters do.
-        for (key, value) in r.takeInOrder(Self.styleKeys) {
-            try at(key) { s in
-                switch key {
-                case "width": style.width = try s.dimension(value)
-                case "height": style.height = try s.dimension(value)
-                case "minWidth": style.minWidth = try s.dimension(value)
-                case "maxWidth": style.maxWidth = try s.dimension(value)
-                case "minHeight": style.minHeight = try s.dimension(value)
-                case "maxHeight": style.maxHeight = try s.dimension(value)
-                case "preferredSize", "preferredFrameSize": style.setPreferredSize(try s.size(value, key))
-                case "minSize": style.setMinSize(try s.size(value, key))
-                case "maxSize": style.setMaxSize(try s.size(value, key))
-                case "flexGrow": style.flexGrow = try s.flexFactor(value)
-                case "flexShrink": style.flexShrink = try s.flexFactor(value)
-                case "flexBasis": style.flexBasis = try s.dimension(value)
-                case "alignSelf": style.alignSelf = try s.enumValue(value, AlignSelf.self)
-                case "spacingBefore": style.spacingBefore = try s.number(value)
-                case "spacingAfter": style.spacingAfter = try s.number(value)
-                case "ascender": style.ascender = try s.number(value)
-                case "descender": style.descender = try s.number(value)
-                case "layoutPosition": style.layoutPosition = try s.point(value, key)
-                case "sizeRange":
-                    // 1.x ASRelativeSizeRange: min → minWidth/minHeight, max → maxWidth/maxHeight.
-                    var o = try s.object(value, "sizeRange")
-                    func relative(_ k: String, _ s: inout DecodeState, _ o: inout ObjectReader) throws -> (Dimension, Dimension) {
-                        guard let rv = o.take(k) else { return (.auto, .auto) }
-                        return try s.at(k) { s in
-                            var ro = try s.object(rv, k)
-                            let w = try ro.take("width").map { x in try s.at("width") { try $0.dimension(x) } } ?? .auto
-                            let h = try ro.take("height").map { x in try s.at("height") { try $0.dimension(x) } } ?? .auto
-                            try s.finish(ro, k)
-                            return (w, h)
-                        }
+        for (key, field, value) in r.takeInOrder(Self.styleFields) {
+            path.push(key)
+            defer { path.pop() }
+            switch field {
+            case .width: style.width = try dimension(value)
+            case .height: style.height = try dimension(value)
+            case .minWidth: style.minWidth = try dimension(value)
+            case .maxWidth: style.maxWidth = try dimension(value)
+            case .minHeight: style.minHeight = try dimension(value)
+            case .maxHeight: style.maxHeight = try dimension(value)
+            case .preferredSize: style.setPreferredSize(try size(value, key))
+            case .minSize: style.setMinSize(try size(value, key))
+            case .maxSize: style.setMaxSize(try size(value, key))
+            case .flexGrow: style.flexGrow = try flexFactor(value)
+            case .flexShrink: style.flexShrink = try flexFactor(value)
+            case .flexBasis: style.flexBasis = try dimension(value)
+            case .alignSelf: style.alignSelf = try enumValue(value, AlignSelf.self)
+            case .spacingBefore: style.spacingBefore = try number(value)
+            case .spacingAfter: style.spacingAfter = try number(value)
+            case .ascender: style.ascender = try number(value)
+            case .descender: style.descender = try number(value)
+            case .layoutPosition: style.layoutPosition = try point(value, key)
+            case .sizeRange:
+                // 1.x ASRelativeSizeRange: min → minWidth/minHeight, max → maxWidth/maxHeight.
+                var o = try object(value, "sizeRange")
+                func relative(_ k: String, _ s: inout DecodeState, _ o: inout ObjectReader) throws -> (Dimension, Dimension) {
+                    guard let rv = o.take(k) else { return (.auto, .auto) }
+                    return try s.at(k) { s in
+                        var ro = try s.object(rv, k)
+                        let w = try ro.take("width").map { x in try s.at("width") { try $0.dimension(x) } } ?? .auto
+                        let h = try ro.take("height").map { x in try s.at("height") { try $0.dimension(x) } } ?? .auto
+                        try s.finish(ro, k)
+                        return (w, h)
                     }
-                    let mn = try relative("min", &s, &o), mx = try relative("max", &s, &o)
-                    try s.finish(o, "sizeRange")
-                    style.minWidth = mn.0; style.minHeight = mn.1
-                    style.maxWidth = mx.0; style.maxHeight = mx.1
-                default: break
                 }
+                let mn = try relative("min", &self, &o), mx = try relative("max", &self, &o)
+                try finish(o, "sizeRange")
+                style.minWidth = mn.0; style.minHeight = mn.1
+                style.maxWidth = mx.0; style.maxHeight = mx.1
             }
         }
         try finish(r, "style")

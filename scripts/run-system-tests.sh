@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# System tests of Loom, run by `make test` after `swift test`:
+#   fuzz          libFuzzer on the request decoder + layout + encoders (Sources/LoomFuzz)
+#   schemathesis  property-based requests from openapi.yaml against `loom serve`; no 5xx
+#   playground    the page at / in headless Chromium lays the example out and draws boxes
+#   soak          scripts/soak.py: mixed good/bad/stalled traffic, RSS and latency bounds
+# Every step is bounded in time, talks to 127.0.0.1 only and stops what it started.
+#
+# Settings (environment):
+#   LOOM_BIN            the loom binary (default .build/debug/loom; built if missing)
+#   FUZZ_SECONDS        fuzzing time (default 60)
+#   SOAK_SECONDS        soak duration (default 30)
+#   SCHEMATHESIS_MAX_EXAMPLES  examples per operation (default 25)
+#   SCHEMATHESIS_SECONDS       time budget of the schemathesis run (default 180)
+#   SCHEMATHESIS_VERSION       pinned version installed into .venv-system (default 4.32.5)
+#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground soak")
+#   CHROMIUM            the browser (default: chromium, chromium-browser or google-chrome)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+LOOM_BIN=${LOOM_BIN:-.build/debug/loom}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+SOAK_SECONDS=${SOAK_SECONDS:-30}
+SCHEMATHESIS_MAX_EXAMPLES=${SCHEMATHESIS_MAX_EXAMPLES:-25}
+SCHEMATHESIS_SECONDS=${SCHEMATHESIS_SECONDS:-180}
+SCHEMATHESIS_VERSION=${SCHEMATHESIS_VERSION:-4.32.5}
+SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground soak}
+SWIFT=${SWIFT:-swift}
+VENV=$ROOT/.venv-system
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/loom-system-tests.XXXXXX")
+PIDS_FILE=$WORK/pids
+: >"$PIDS_FILE"
+
+cleanup() {
+  # Only the processes this script started, by their ids.
+  while read -r pid; do
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  done <"$PIDS_FILE"
+  sleep 0.2
+  while read -r pid; do
+    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+  done <"$PIDS_FILE"
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { printf '==> %s\n' "$*"; }
+
+# start_loom NAME [serve flags…]: starts `loom serve` on a free loopback port, waits for
+# its "loom listening" line; sets LOOM_PID and LOOM_PORT.
+start_loom() {
+  local name=$1; shift
+  local out=$WORK/loom-$name.log
+  "$LOOM_BIN" serve --host 127.0.0.1 --port 0 "$@" >"$out" 2>&1 &
+  LOOM_PID=$!
+  echo "$LOOM_PID" >>"$PIDS_FILE"
+  LOOM_PORT=""
+  for _ in $(seq 1 300); do
+    LOOM_PORT=$(grep -m1 'loom listening' "$out" 2>/dev/null | sed -n 's/.*port="\{0,1\}\([0-9][0-9]*\).*/\1/p' || true)
+    [ -n "$LOOM_PORT" ] && break
+    kill -0 "$LOOM_PID" 2>/dev/null || { cat "$out"; echo "loom serve exited" >&2; return 1; }
+    sleep 0.1
+  done
+  [ -n "$LOOM_PORT" ] || { cat "$out"; echo "loom serve did not start" >&2; return 1; }
+  log "$name: loom serve pid $LOOM_PID on 127.0.0.1:$LOOM_PORT"
+}
+
+# stop_loom: SIGTERM, wait for the exit (bounded), must exit 0.
+stop_loom() {
+  local pid=$1 rc=0
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 300); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "loom serve $pid did not exit after SIGTERM" >&2
+    kill -9 "$pid" 2>/dev/null || true
+    return 1
+  fi
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 0 ] || { echo "loom serve exited $rc after SIGTERM" >&2; return 1; }
+}
+
+# --- a. fuzz ------------------------------------------------------------------------------
+step_fuzz() {
+  log "fuzz: building LoomFuzz with libFuzzer + ASan (.build-fuzz)"
+  timeout 1800 "$SWIFT" build -c release --product LoomFuzz --scratch-path .build-fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+  local bin
+  bin=$("$SWIFT" build -c release --product LoomFuzz --scratch-path .build-fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --show-bin-path)/LoomFuzz
+  mkdir -p "$WORK/fuzz-corpus" "$WORK/fuzz-artifacts"
+  log "fuzz: ${FUZZ_SECONDS}s on Tests/Fuzz/corpus ($(ls Tests/Fuzz/corpus | wc -l) seeds)"
+  local rc=0
+  # New inputs go to the scratch corpus (first directory); the seed corpus is read only.
+  ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+  timeout -k 10 $((FUZZ_SECONDS + 120)) "$bin" "$WORK/fuzz-corpus" Tests/Fuzz/corpus \
+    -dict=Tests/Fuzz/loom.dict -max_total_time="$FUZZ_SECONDS" -max_len=65536 -timeout=10 \
+    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$WORK/fuzz-artifacts/" \
+    >"$WORK/fuzz.log" 2>&1 || rc=$?
+  grep -E '^(stat::|#[0-9]+ *DONE|Done )' "$WORK/fuzz.log" || true
+  if [ "$rc" -ne 0 ] || ls "$WORK"/fuzz-artifacts/* >/dev/null 2>&1; then
+    tail -60 "$WORK/fuzz.log"
+    mkdir -p .build-fuzz/artifacts
+    cp "$WORK"/fuzz-artifacts/* .build-fuzz/artifacts/ 2>/dev/null || true
+    echo "fuzz: crash or failure (exit $rc); inputs kept in .build-fuzz/artifacts/" >&2
+    return 1
+  fi
+}
+
+# --- b. schemathesis ----------------------------------------------------------------------
+step_schemathesis() {
+  if [ ! -x "$VENV/bin/schemathesis" ] || ! "$VENV/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+    log "schemathesis: installing $SCHEMATHESIS_VERSION into .venv-system"
+    timeout 120 python3 -m venv "$VENV"
+    timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+  fi
+  "$VENV/bin/schemathesis" --version
+  start_loom schemathesis --workers 2 --connection-timeout 5
+  local pid=$LOOM_PID rc=0
+  # Only 5xx fail: the generator sends many invalid bodies on purpose; they must be 4xx.
+  (cd "$WORK" && timeout -k 10 600 "$VENV/bin/schemathesis" run "$ROOT/openapi.yaml" \
+      --url "http://127.0.0.1:$LOOM_PORT" \
+      --checks not_a_server_error \
+      --max-examples "$SCHEMATHESIS_MAX_EXAMPLES" \
+      --phases examples,coverage,fuzzing \
+      --max-time "$SCHEMATHESIS_SECONDS" \
+      --request-timeout 20 \
+      --seed 20261122 \
+      --generation-database none \
+      --workers 2 \
+      --no-color) >"$WORK/schemathesis.log" 2>&1 || rc=$?
+  tail -40 "$WORK/schemathesis.log"
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "schemathesis: loom serve died" >&2; cat "$WORK/schemathesis.log" | tail -20; return 1
+  fi
+  stop_loom "$pid" || rc=1
+  [ "$rc" -eq 0 ] || { echo "schemathesis: failed (exit $rc)" >&2; return 1; }
+}
+
+# --- c. playground in headless Chromium ---------------------------------------------------
+step_playground() {
+  local browser=${CHROMIUM:-}
+  if [ -z "$browser" ]; then
+    for b in chromium chromium-browser google-chrome; do
+      command -v "$b" >/dev/null && { browser=$b; break; }
+    done
+  fi
+  [ -n "$browser" ] || { echo "playground: no chromium (scripts/install-deps.sh test installs it)" >&2; return 1; }
+  start_loom playground --workers 2
+  local pid=$LOOM_PID rc=0 dom=$WORK/playground.html
+  timeout -k 5 90 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+    --no-first-run --no-default-browser-check --disable-extensions --disable-background-networking \
+    --user-data-dir="$WORK/chromium-profile" --virtual-time-budget=5000 \
+    --dump-dom "http://127.0.0.1:$LOOM_PORT/" >"$dom" 2>"$WORK/chromium.log" || rc=$?
+  stop_loom "$pid" || rc=1
+  [ "$rc" -eq 0 ] || { tail -20 "$WORK/chromium.log"; echo "playground: chromium failed ($rc)" >&2; return 1; }
+  local boxes count
+  boxes=$(sed -n 's/.*<body[^>]*data-boxes="\([0-9]*\)".*/\1/p' "$dom" | head -1)
+  count=$(grep -o 'class="box[^"]*"' "$dom" | wc -l)
+  echo "playground: body data-boxes=${boxes:-none}, .box elements: $count"
+  [ -n "$boxes" ] && [ "$boxes" -ge 3 ] || { head -c 3000 "$dom"; echo "playground: data-boxes missing or < 3" >&2; return 1; }
+  [ "$count" -eq "$boxes" ] || { echo "playground: $count .box elements but data-boxes=$boxes" >&2; return 1; }
+  for id in header username location time; do
+    grep -q "data-id=\"$id\"" "$dom" || { echo "playground: no box with data-id=\"$id\"" >&2; return 1; }
+  done
+  # The example is 375 wide: the time node (40 × 20) ends 10 pt before the right edge.
+  grep -Eq 'data-id="time"[^>]*left: 325px' "$dom" || grep -Eq 'left: 325px[^>]*data-id="time"' "$dom" || {
+    grep -o '<div class="box[^>]*data-id="time"[^>]*>' "$dom"; echo "playground: time box not at x = 325" >&2; return 1; }
+  if grep -q 'id="status" class="error"' "$dom"; then echo "playground: the page shows an error" >&2; return 1; fi
+}
+
+# --- d. soak ------------------------------------------------------------------------------
+step_soak() {
+  start_loom soak --workers 2 --queue-limit 512 --max-body-bytes 1048576 --max-depth 128 \
+    --connection-timeout 3 --cache-entries 2000 --cache-bytes 8388608 --log-level warning
+  local pid=$LOOM_PID rc=0
+  timeout -k 10 $((SOAK_SECONDS + 120)) python3 scripts/soak.py --url "http://127.0.0.1:$LOOM_PORT" \
+    --pid "$pid" --duration "$SOAK_SECONDS" --max-body-bytes 1048576 --max-depth 128 --connection-timeout 3 || rc=$?
+  if ! kill -0 "$pid" 2>/dev/null; then echo "soak: loom serve died" >&2; tail -20 "$WORK/loom-soak.log"; return 1; fi
+  stop_loom "$pid" || rc=1
+  [ "$rc" -eq 0 ]
+}
+
+# --- run ----------------------------------------------------------------------------------
+if [ ! -x "$LOOM_BIN" ]; then
+  log "building $LOOM_BIN"
+  timeout 1800 "$SWIFT" build --product loom
+fi
+[ -x "$LOOM_BIN" ] || { echo "no loom binary at $LOOM_BIN" >&2; exit 1; }
+
+passed=0 failed=0 failures=()
+for step in $SYSTEM_TESTS; do
+  log "step $step"
+  start=$(date +%s)
+  set +e
+  ( set -euo pipefail; "step_$step" )
+  rc=$?
+  set -e
+  if [ $rc -eq 0 ]; then
+    passed=$((passed + 1)); log "step $step passed ($(( $(date +%s) - start ))s)"
+  else
+    failed=$((failed + 1)); failures+=("$step"); log "step $step FAILED ($(( $(date +%s) - start ))s)"
+  fi
+done
+[ $failed -eq 0 ] || echo "failed steps: ${failures[*]}"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
