@@ -45,9 +45,10 @@ open class LayoutElement {
     /// The children this element measures with its own parent size (derived or not).
     open var childrenReceivingParentSize: [LayoutElement] { [] }
 
-    public init(style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
+    public init(style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil, layoutChildren: [LayoutElement] = []) {
         self.style = style
         self.id = id
+        self.layoutChildren = layoutChildren
     }
 
     /// The wire-format `type` of this element.
@@ -57,7 +58,7 @@ open class LayoutElement {
     open var isDisplayNode: Bool { false }
 
     /// The elements this element lays out; `Sublayout.slot` indexes this array.
-    open var layoutChildren: [LayoutElement] { [] }
+    public let layoutChildren: [LayoutElement]
 
     /// `layoutThatFits:parentSize:` — measure this element in `constrained`, with the size
     /// of its parent (for fractions; NaN = undefined). Memoised per element and, when a

@@ -11,12 +11,11 @@ open class DisplayNode: LayoutElement {
                 style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
         self.layoutSpec = layoutSpec
         self.intrinsicSize = intrinsicSize
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: layoutSpec.map { [$0] } ?? [])
     }
 
     override open var typeName: String { "node" }
     override public final var isDisplayNode: Bool { true }
-    override open var layoutChildren: [LayoutElement] { layoutSpec.map { [$0] } ?? [] }
 
     /// `calculateSizeThatFits:` of a leaf node: the offered max if it is a valid size,
     /// otherwise 0×0 (§4.2); a fixed intrinsic size regardless of the offer (§4.3).

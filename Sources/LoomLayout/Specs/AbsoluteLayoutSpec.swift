@@ -17,10 +17,9 @@ public final class AbsoluteLayoutSpec: LayoutSpec {
         self.sizing = sizing
         self.children = children
         self.wireType = typeName
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: children)
     }
     override public var typeName: String { wireType }
-    override public var layoutChildren: [LayoutElement] { children }
 
     override public func calculateLayout(_ c: SizeRange, context: LayoutContext) -> Layout {
         var s = Size(width: validForSize(c.max.width) ? c.max.width : .nan,

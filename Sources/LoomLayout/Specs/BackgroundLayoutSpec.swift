@@ -6,10 +6,9 @@ public final class BackgroundLayoutSpec: LayoutSpec {
     public init(child: LayoutElement, background: LayoutElement, style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
         self.child = child
         self.background = background
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: [child, background])
     }
     override public var typeName: String { "background" }
-    override public var layoutChildren: [LayoutElement] { [child, background] }
     override public var childrenReceivingParentSize: [LayoutElement] { [child, background] }
 
     override public func computeLayoutThatFits(_ c: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {

@@ -20,10 +20,9 @@ public final class CornerLayoutSpec: LayoutSpec {
         self.cornerLocation = cornerLocation
         self.offset = offset
         self.wrapsCorner = wrapsCorner
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: [child, corner])
     }
     override public var typeName: String { "corner" }
-    override public var layoutChildren: [LayoutElement] { [child, corner] }
 
     override public func calculateLayout(_ c: SizeRange, context: LayoutContext) -> Layout {
         let s = Size(width: validForSize(c.max.width) ? c.max.width : .nan,

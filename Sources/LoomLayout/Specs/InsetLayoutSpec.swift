@@ -7,10 +7,9 @@ public final class InsetLayoutSpec: LayoutSpec {
     public init(insets: EdgeInsets, child: LayoutElement, style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
         self.insets = insets
         self.child = child
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: [child])
     }
     override public var typeName: String { "inset" }
-    override public var layoutChildren: [LayoutElement] { [child] }
     override public var childrenReceivingParentSize: [LayoutElement] { [child] }
 
     @inline(__always) private static func fin0(_ x: Double) -> Double { x.isInfinite ? 0 : x }

@@ -6,10 +6,9 @@ public final class OverlayLayoutSpec: LayoutSpec {
     public init(child: LayoutElement, overlay: LayoutElement, style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
         self.child = child
         self.overlay = overlay
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: [child, overlay])
     }
     override public var typeName: String { "overlay" }
-    override public var layoutChildren: [LayoutElement] { [child, overlay] }
     override public var childrenReceivingParentSize: [LayoutElement] { [child] }
 
     override public func computeLayoutThatFits(_ c: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {

@@ -7,10 +7,9 @@ public final class RatioLayoutSpec: LayoutSpec {
         precondition(ratio > 0, "ratio must be > 0")
         self.ratio = ratio
         self.child = child
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: [child])
     }
     override public var typeName: String { "ratio" }
-    override public var layoutChildren: [LayoutElement] { [child] }
 
     private func error(_ s: Size) -> Double { abs(s.height / s.width - ratio) }
 

@@ -34,10 +34,9 @@ public class RelativeLayoutSpec: LayoutSpec {
         self.verticalPosition = verticalPosition
         self.sizingOption = sizingOption
         self.child = child
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: [child])
     }
     override public var typeName: String { "relative" }
-    override public var layoutChildren: [LayoutElement] { [child] }
 
     override public func calculateLayout(_ c: SizeRange, context: LayoutContext) -> Layout {
         let s0 = Size(width: validForSize(c.max.width) ? c.max.width : .nan,

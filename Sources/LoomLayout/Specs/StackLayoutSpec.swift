@@ -56,10 +56,9 @@ public final class StackLayoutSpec: LayoutSpec {
                                                        vertical: verticalAlignment)
         self.justifyContent = resolved.0
         self.alignItems = resolved.1
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: children)
     }
     override public var typeName: String { "stack" }
-    override public var layoutChildren: [LayoutElement] { children }
 
     /// §7.2.2, resolved declaratively: the explicit (or default) justify/alignItems, then the
     /// non-`none` alignments mapped with the final direction win.

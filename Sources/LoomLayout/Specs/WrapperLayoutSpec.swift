@@ -4,10 +4,9 @@ public final class WrapperLayoutSpec: LayoutSpec {
     public let children: [LayoutElement]
     public init(children: [LayoutElement], style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
         self.children = children
-        super.init(style: style, id: id)
+        super.init(style: style, id: id, layoutChildren: children)
     }
     override public var typeName: String { "wrapper" }
-    override public var layoutChildren: [LayoutElement] { children }
 
     override public func calculateLayout(_ used: SizeRange, context: LayoutContext) -> Layout {
         var size = used.min

@@ -25,14 +25,15 @@ public enum TreeDigest {
     /// response but not the layout.
     public static func compute(_ root: LayoutElement) -> (tree: ElementDigest, ids: ElementDigest) {
         var writer = DigestWriter()
-        var tree = SHA256()
+        var tree: [UInt8] = []
+        tree.reserveCapacity(4096)
         var ids = SHA256()
         var preorder: UInt64 = 0
         _ = visit(root, &writer, &tree, &ids, &preorder, isRoot: true)
-        return (ElementDigest(tree.finalize()), ElementDigest(ids.finalize()))
+        return (ElementDigest(SHA256.hash(data: tree)), ElementDigest(ids.finalize()))
     }
 
-    private static func visit(_ e: LayoutElement, _ w: inout DigestWriter, _ tree: inout SHA256, _ ids: inout SHA256,
+    private static func visit(_ e: LayoutElement, _ w: inout DigestWriter, _ tree: inout [UInt8], _ ids: inout SHA256,
                               _ preorder: inout UInt64, isRoot: Bool) -> (ElementDigest, Int) {
         // What changes the response but never a frame: ids and image URLs.
         let url = (e as? ImageNode)?.url
@@ -68,7 +69,7 @@ public enum TreeDigest {
         fields(e, &w)
         w.int(kids.count)
         w.withBytes { bytes in
-            tree.update(bufferPointer: bytes)
+            tree.append(contentsOf: bytes)
             h1.combine(bytes: bytes)
             h2.combine(bytes: bytes)
         }
