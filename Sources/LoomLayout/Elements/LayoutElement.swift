@@ -14,6 +14,10 @@ open class LayoutElement {
 
     /// Recent measurements: a few inline, then a table for elements measured under many
     /// ranges (nested flexing and stretching re-measure children under several ranges).
+    private var memoKey0: MemoKey?
+    private var memoLayout0: Layout?
+    private var memoKey1: MemoKey?
+    private var memoLayout1: Layout?
     private var memoKeys: [MemoKey] = []
     private var memoLayouts: [Layout] = []
     private var memoTable: [MemoKey: Layout]?
@@ -67,6 +71,8 @@ open class LayoutElement {
         // A parent size this element never reads is normalised away, for the memo and the cache.
         let parent = usesParentSize ? parentSize : .zero
         let memoKey = MemoKey(constrained, parent)
+        if memoKey0 == memoKey { return memoLayout0! }
+        if memoKey1 == memoKey { return memoLayout1! }
         if let k = memoKeys.firstIndex(of: memoKey) { return memoLayouts[k] }
         if let table = memoTable, let hit = table[memoKey] { return hit }
         var key: SubtreeLayoutKey?
@@ -86,6 +92,8 @@ open class LayoutElement {
     }
 
     private func remember(_ layout: Layout, _ key: MemoKey) {
+        if memoKey0 == nil { memoKey0 = key; memoLayout0 = layout; return }
+        if memoKey1 == nil { memoKey1 = key; memoLayout1 = layout; return }
         if memoKeys.count < LayoutElement.inlineMemoCapacity {
             memoKeys.append(key)
             memoLayouts.append(layout)
@@ -97,6 +105,7 @@ open class LayoutElement {
 
     /// Forget memoised measurements (a tree reused for another pass, e.g. another scale).
     public func resetMemo() {
+        memoKey0 = nil; memoLayout0 = nil; memoKey1 = nil; memoLayout1 = nil
         memoKeys.removeAll(keepingCapacity: true)
         memoLayouts.removeAll(keepingCapacity: true)
         memoTable = nil

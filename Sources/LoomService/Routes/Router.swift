@@ -77,18 +77,17 @@ public final class Router: @unchecked Sendable {
             }
             let service = self.service
             let batch = request.path == "/layout/batch"
+            // A byte-identical request already answered: reply from the cache right here,
+            // without a trip through the pool or suspending the connection.
+            if !batch, let hit = service.cachedOutcome(body: request.body, format: format) {
+                return answer(Router.layoutResponse(hit))
+            }
             let accepted = pool.submit {
                 if batch {
                     let outcome = service.batch(body: request.body, forEachParallel: LayoutPool.forEachParallel)
                     answer(HTTPResponse(status: outcome.status, headers: [("Content-Type", outcome.contentType)], body: outcome.body))
                 } else {
-                    let outcome = service.layout(body: request.body, format: format)
-                    var headers = [("Content-Type", outcome.contentType)]
-                    if let key = outcome.key {
-                        headers.append(("X-Layout-Cache", outcome.cacheHit ? "hit" : "miss"))
-                        headers.append(("X-Layout-Key", key))
-                    }
-                    answer(HTTPResponse(status: outcome.status, headers: headers, body: outcome.body))
+                    answer(Router.layoutResponse(service.layout(body: request.body, format: format)))
                 }
             }
             if !accepted {
@@ -99,6 +98,15 @@ public final class Router: @unchecked Sendable {
         default:
             answer(Router.error(.notFound))
         }
+    }
+
+    static func layoutResponse(_ outcome: LayoutOutcome) -> HTTPResponse {
+        var headers = [("Content-Type", outcome.contentType)]
+        if let key = outcome.key {
+            headers.append(("X-Layout-Cache", outcome.cacheHit ? "hit" : "miss"))
+            headers.append(("X-Layout-Key", key))
+        }
+        return HTTPResponse(status: outcome.status, headers: headers, body: outcome.body)
     }
 
     static func isJSON(_ contentType: String?) -> Bool {

@@ -64,13 +64,22 @@ public final class LayoutService: @unchecked Sendable {
         self.metrics = metrics
     }
 
+    /// The cached response for exactly these bytes, if any: a digest of the body and two
+    /// lookups, no decoding. Cheap enough to run on the HTTP thread.
+    public func cachedOutcome(body: [UInt8], format: OutputFormat = .json) -> LayoutOutcome? {
+        cachedOutcome(rawKey(body, format), format)
+    }
+
+    private func cachedOutcome(_ raw: RawKey, _ format: OutputFormat) -> LayoutOutcome? {
+        guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else { return nil }
+        metrics?.cacheHit()
+        return LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: key.hex, cacheHit: true)
+    }
+
     /// One request body → one response.
     public func layout(body: [UInt8], format: OutputFormat = .json) -> LayoutOutcome {
         let raw = rawKey(body, format)
-        if let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) {
-            metrics?.cacheHit()
-            return LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: key.hex, cacheHit: true)
-        }
+        if let hit = cachedOutcome(raw, format) { return hit }
         do {
             let request = try decoder.decode(body: body)
             let (key, outcome) = layout(request, format: format)
