@@ -336,10 +336,13 @@ public final class HTTPServer: @unchecked Sendable {
             status: sent ? ctx.sentStatus : 0, bytes: sent ? ctx.sentBytes : 0,
             milliseconds: Double(DispatchTime.now().uptimeNanoseconds &- ctx.started) / 1_000_000,
             remoteAddress: ctx.remoteAddress, handled: ctx.handled, outcome: outcome)
-        var line = "\(entry.method) \(entry.path) \(entry.status) \(entry.bytes)B "
-            + String(format: "%.1fms", entry.milliseconds)
-        if !sent { line += " \(outcome)" }
-        logger.info("\(line)", metadata: ["remote": .string(entry.remoteAddress)])
+        if logger.logLevel <= .info {
+            // One decimal without String(format:), which costs more than the request.
+            let tenths = Int((entry.milliseconds * 10).rounded())
+            var line = "\(entry.method) \(entry.path) \(entry.status) \(entry.bytes)B \(tenths / 10).\(tenths % 10)ms"
+            if !sent { line += " \(outcome)" }
+            logger.info("\(line)", metadata: ["remote": .string(entry.remoteAddress)])
+        }
         hook?(entry)
     }
 

@@ -30,11 +30,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let level = Logger.Level(rawValue: setting(logLevel, "LOOM_LOG_LEVEL", "info")) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: level) }
         let logger = Logger(label: "loom")
 
         let dirs = resolveFontDirs(fontDirs)

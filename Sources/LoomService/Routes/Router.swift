@@ -109,10 +109,15 @@ public final class Router: @unchecked Sendable {
         return HTTPResponse(status: outcome.status, headers: headers, body: outcome.body)
     }
 
+    /// `application/json` or `application/…+json`, with any parameters (charset …).
     static func isJSON(_ contentType: String?) -> Bool {
-        guard let ct = contentType?.lowercased() else { return false }
-        let mime = ct.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return mime == "application/json" || (mime.hasPrefix("application/") && mime.hasSuffix("+json"))
+        guard let contentType else { return false }
+        var mime = Substring(contentType)
+        if let semicolon = mime.firstIndex(of: ";") { mime = mime[..<semicolon] }
+        while mime.first == " " || mime.first == "\t" { mime = mime.dropFirst() }
+        while mime.last == " " || mime.last == "\t" { mime = mime.dropLast() }
+        let m = mime.lowercased()
+        return m == "application/json" || (m.hasPrefix("application/") && m.hasSuffix("+json"))
     }
 
     public static func error(_ e: WireError) -> HTTPResponse {

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// A swift-log handler writing one plain line per record to standard output:
+/// `2026-11-22T04:10:00Z info loom: remote=127.0.0.1 [LoomHTTP] POST /layout 200 1556B 0.1ms`.
+/// It exists because the access log writes a line per request: swift-log's
+/// StreamLogHandler formats a local-time timestamp with strftime for every record, which
+/// halved cache-hit throughput (README, benchmarks). This one formats the UTC second once
+/// per second and issues one write(2) per line.
+struct LineLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    init(label: String, level: Logger.Level) {
+        self.label = label
+        self.logLevel = level
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    private static let clock = Mutex<(second: Int, text: String)>((-1, ""))
+
+    private static func timestamp() -> String {
+        let now = time(nil)
+        return clock.withLock { c in
+            if c.second != now {
+                var t = tm()
+                var seconds = now
+                gmtime_r(&seconds, &t)
+                func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+                c.text = "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
+                c.second = now
+            }
+            return c.text
+        }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
+             source: String, file: String, function: String, line: UInt) {
+        var all = metadata
+        if let provided = metadataProvider?.get() { all.merge(provided) { $1 } }
+        if let explicit { all.merge(explicit) { $1 } }
+        var text = Self.timestamp() + " " + level.rawValue + " " + label + ":"
+        for (k, v) in all.sorted(by: { $0.key < $1.key }) { text += " \(k)=\(v)" }
+        text += " [\(source)] \(message)\n"
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buf in
+            var offset = 0
+            while offset < buf.count {
+                let n = Glibc.write(1, buf.baseAddress! + offset, buf.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+}
