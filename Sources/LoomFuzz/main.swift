@@ -3,9 +3,12 @@
 // layout that encodes to JSON and SVG.
 //
 // Fuzz build (scripts/run-system-tests.sh):
-//   swift build -c release --product LoomFuzz --scratch-path .build-fuzz \
+//   swift build -c release --product LoomFuzz --scratch-path .build-fuzz --sanitize=fuzzer \
 //     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
-//   .build-fuzz/release/LoomFuzz Tests/Fuzz/corpus -max_total_time=60
+//   SWIFT_BACKTRACE=enable=no .build-fuzz/release/LoomFuzz NEW_DIR Tests/Fuzz/corpus \
+//     -dict=Tests/Fuzz/loom.dict -max_total_time=60 -max_len=65536
+// (--sanitize=fuzzer keeps SwiftPM from renaming the entry point, so libFuzzer's main links;
+// -parse-as-library: no Swift main of our own.)
 // Plain build (`swift build`): a replay tool, `LoomFuzz FILE…` runs each file once.
 import Foundation
 import LoomLayout
@@ -61,30 +64,61 @@ func fuzzOne(_ bytes: [UInt8]) -> String {
     let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
     let json = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs)
         .encode(root: request.root, layout: layout)
-    precondition(json.first == UInt8(ascii: "{") && json.last == UInt8(ascii: "}"), "response is not a JSON object")
+    // The response must be JSON (no NaN or inf leaking out of the arithmetic).
+    do {
+        guard case .object = try JSONParser.parse(json, maxDepth: 1 << 20) else { preconditionFailure("response is not an object") }
+    } catch {
+        preconditionFailure("the response is not valid JSON: \(error)")
+    }
     _ = ResponseEncoder(scale: request.scale, includeSpecs: !request.includeSpecs).encode(root: request.root, layout: layout)
     let svg = SVGRenderer(scale: request.scale).render(root: request.root, layout: layout)
     precondition(!svg.isEmpty)
     return "layout \(layout.size.width)x\(layout.size.height), \(json.count) bytes"
 }
 
+/// The same bytes through the whole service as the HTTP routes use it: raw-body index,
+/// tree digest, response and subtree caches (small, so they evict), JSON and SVG, batch.
+let serviceUnderFuzz: LayoutService = {
+    var configuration = ServiceConfiguration()
+    configuration.cacheEntries = 64
+    configuration.cacheBytes = 1 << 20
+    configuration.subtreeCacheEntries = 256
+    configuration.subtreeCacheBytes = 1 << 20
+    return LayoutService(configuration: configuration, textMeasurer: fuzzMeasurer)
+}()
+
+func fuzzService(_ bytes: [UInt8]) {
+    for format in [OutputFormat.json, .svg] {
+        let outcome = serviceUnderFuzz.layout(body: bytes, format: format)
+        precondition(outcome.status == 200 || (400..<500).contains(outcome.status), "service answered \(outcome.status)")
+        precondition(!outcome.body.isEmpty)
+    }
+    let batch = serviceUnderFuzz.batch(body: bytes) { count, body in for i in 0..<count { body(i) } }
+    precondition(batch.status == 200 || (400..<500).contains(batch.status), "batch answered \(batch.status)")
+    if batch.status == 200 {
+        do { _ = try JSONParser.parse(batch.body, maxDepth: 1 << 20) } catch { preconditionFailure("batch response is not JSON: \(error)") }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
     _ = fuzzOne(bytes)
+    fuzzService(bytes)
     return 0
 }
 
 /// Replay: `LoomFuzz FILE…` runs each input once and prints what it gave. In the plain
 /// build main.swift is top-level code, so this global is initialized at startup; in the
 /// fuzz build (-parse-as-library) globals are lazy and libFuzzer's main runs instead.
-func replay() -> Never {
+func replay() {
     var failures = 0
     for path in CommandLine.arguments.dropFirst() {
         guard let data = FileManager.default.contents(atPath: path) else {
             print("\(path): cannot read"); failures += 1; continue
         }
         print("\(path): \(fuzzOne([UInt8](data)))")
+        fuzzService([UInt8](data))
     }
     exit(failures == 0 ? 0 : 1)
 }

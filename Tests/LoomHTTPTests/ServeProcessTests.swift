@@ -194,8 +194,11 @@ final class ServeProcessTests: XCTestCase {
 
         // During the drain: not ready on an existing connection, refused on new ones.
         if served.process.isRunning {
-            if let ready = try? probe.roundTrip("GET", "/readyz") {
+            do {
+                let ready = try probe.roundTrip("GET", "/readyz")
                 XCTAssertEqual(ready.status, 503, ready.text)
+            } catch {
+                XCTFail("an open connection was not answered during the drain: \(error)")
             }
             do {
                 let late = try RawHTTPClient(port: port, timeout: 5)
@@ -220,7 +223,6 @@ final class ServeProcessTests: XCTestCase {
         let status = served.waitForExit(timeout: 60)
         XCTAssertEqual(status, 0, served.log)
         XCTAssertTrue(served.log.contains("draining"), served.log)
-        XCTAssertNotNil(served.waitForLine(containing: "stopped", timeout: 1))
         XCTAssertNotNil(served.output.current.first { $0.contains("stopped") && $0.contains("drained=true") }, served.log)
         print("ServeProcessTests: \(inFlight) in-flight layouts of \(count) nodes (\(String(format: "%.2f", seconds)) s each) drained in \(String(format: "%.2f", Date().timeIntervalSince(signalled))) s")
 

@@ -51,7 +51,8 @@ final class LoomTestServer {
             host: "127.0.0.1", port: 0, maxBodyBytes: settings.maxBodyBytes,
             maxConnections: settings.maxConnections, connectionTimeoutSeconds: settings.connectionTimeout,
             threads: settings.httpThreads, corsAllowedOrigins: settings.corsOrigins)
-        let server = HTTPServer(configuration: httpConfig, logger: logger, errorBody: Router.errorBody) { request, respond in
+        let errorBody: HTTPServer.ErrorBody = { Router.errorBody(status: $0, code: $1, message: $2) }
+        let server = HTTPServer(configuration: httpConfig, logger: logger, errorBody: errorBody) { request, respond in
             router.handle(request, respond: respond)
         }
         try server.start()

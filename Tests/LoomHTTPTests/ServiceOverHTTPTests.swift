@@ -473,6 +473,44 @@ final class ServiceOverHTTPTests: ServiceOverHTTPTestCase {
         XCTAssertNil(denied.header("Access-Control-Allow-Origin"))
     }
 
+    /// The deepest trees the default limit (512 elements) lets through are decoded, laid out
+    /// and encoded on the pool's threads without exhausting their stacks, alone and in a batch.
+    func testDeepestAllowedTreesAreLaidOut() throws {
+        let loom = try startLoom()
+        let wrappers = [
+            #"{"type": "stack", "concurrent": true, "children": [%@, {"type": "node"}]}"#,
+            #"{"type": "inset", "insets": {"top": 1, "left": 1, "bottom": 1, "right": 1}, "child": %@}"#,
+            #"{"type": "overlay", "child": %@, "overlay": {"type": "node"}}"#,
+            #"{"type": "ratio", "ratio": 1, "child": %@}"#,
+            #"{"type": "corner", "child": %@, "corner": {"type": "node"}}"#,
+            #"{"type": "absolute", "children": [%@]}"#,
+            #"{"type": "stack", "alignItems": "baselineFirst", "children": [%@, {"type": "text", "text": "x"}]}"#,
+        ]
+        var element = #"{"type": "node", "id": "leaf", "style": {"width": 1, "height": 1}}"#
+        for k in 0..<511 {
+            element = wrappers[k % wrappers.count].replacingOccurrences(of: "%@", with: element)
+        }
+        let tree = #"{"root": \#(element), "options": {"includeSpecs": true}}"#
+        for path in ["/layout", "/layout?format=svg"] {
+            let response = try postJSON(loom, path, tree)
+            XCTAssertEqual(response.status, 200, "\(path): \(response.text.prefix(300))")
+        }
+        // (The answers are ~1000 JSON levels deep, more than Foundation's parser takes: look
+        // at the text.)
+        let response = try postJSON(loom, "/layout", tree.replacingOccurrences(of: "\"leaf\"", with: "\"leaf2\""))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertTrue(response.text.contains(#""frames":{"leaf2":{"x":"#), String(response.text.suffix(300)))
+        let batch = try postJSON(loom, "/layout/batch", #"{"items": [\#(tree), \#(tree), \#(tree), \#(tree)]}"#)
+        XCTAssertEqual(batch.status, 200)
+        XCTAssertTrue(batch.text.hasPrefix(#"{"results":[{"size":"#), String(batch.text.prefix(300)))
+        XCTAssertEqual(batch.text.components(separatedBy: #""frames":{"leaf":"#).count - 1, 4)
+        XCTAssertFalse(batch.text.contains(#""error""#))
+        // One more level is refused.
+        let deeper = #"{"root": {"type": "wrapper", "children": [\#(element)]}}"#
+        XCTAssertEqual(try postJSON(loom, "/layout", deeper).status, 413)
+        XCTAssertEqual(try request(loom, "GET", "/healthz").status, 200)
+    }
+
     /// Garbage and half requests on some connections; the service keeps answering.
     func testGarbageDoesNotTakeTheServiceDown() throws {
         let loom = try startLoom { $0.connectionTimeout = 2 }
