@@ -39,8 +39,15 @@ struct BenchCommand: ParsableCommand {
                     continue
                 }
                 let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-                let result = Self.timeTree(name: name, body: Array(data), runs: runs, measurer: measurer)
+                let body = Array(data)
+                let result = Self.timeTree(name: name, body: body, runs: runs, measurer: measurer)
                 print(json ? result.jsonLine : result.humanLine)
+                // Trees with text once more with the text cache emptied before every run.
+                if result.hasText {
+                    let cold = Self.timeTree(name: name + "_coldtext", body: body, runs: runs, measurer: measurer,
+                                             beforeRun: { measurer.clearCache() })
+                    print(json ? cold.jsonLine : cold.humanLine)
+                }
             }
             if scenarios {
                 Self.cacheScenarios(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
@@ -50,6 +57,7 @@ struct BenchCommand: ParsableCommand {
 
     struct TreeResult {
         var name: String
+        var hasText = false
         var nodes: Int
         var runs: Int
         var median: [String: Double]
@@ -78,19 +86,25 @@ struct BenchCommand: ParsableCommand {
         return s[lo] + (s[hi] - s[lo]) * (rank - Double(lo))
     }
 
-    /// One warm-up run, then `runs` timed runs; each run decodes afresh (new elements, no
+    /// One warm-up run, then `runs` timed runs; each run decodes afresh (parse, build the
+    /// tree and its canonical digests, as the service does; new elements, no
     /// memo), lays out without the shared subtree cache and encodes. Text measurements stay
-    /// cached across runs (the text cache is part of the engine's steady state).
-    static func timeTree(name: String, body: [UInt8], runs: Int, measurer: TextMeasuring) -> TreeResult {
+    /// cached across runs unless `beforeRun` empties the text cache (the `_coldtext` rows).
+    static func timeTree(name: String, body: [UInt8], runs: Int, measurer: TextMeasuring,
+                         beforeRun: () -> Void = {}) -> TreeResult {
         let decoder = RequestDecoder(limits: .unlimited, textMeasurer: measurer)
         var samples: [String: [Double]] = ["decode": [], "layout": [], "encode": [], "total": []]
         var nodes = 0
+        var hasText = false
         for run in 0...runs {
+            beforeRun()
             let t0 = now()
             guard let request = try? decoder.decode(body: body) else {
                 print("\(name): the request does not decode")
                 return TreeResult(name: name, nodes: 0, runs: 0, median: [:], p90: [:])
             }
+            // The service hashes every request for its cache key: part of "decode" here.
+            _ = request.digests
             let t1 = now()
             let context = LayoutContext(scale: request.scale, textMeasurer: measurer)
             let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
@@ -99,6 +113,7 @@ struct BenchCommand: ParsableCommand {
             let t3 = now()
             precondition(!bytes.isEmpty)
             nodes = request.elementCount
+            hasText = request.hasText
             if run == 0 { continue }
             samples["decode"]!.append(Double(t1 - t0) / 1e6)
             samples["layout"]!.append(Double(t2 - t1) / 1e6)
@@ -107,7 +122,7 @@ struct BenchCommand: ParsableCommand {
         }
         var median: [String: Double] = [:], p90: [String: Double] = [:]
         for (k, v) in samples { median[k] = percentile(v, 0.5); p90[k] = percentile(v, 0.9) }
-        return TreeResult(name: name, nodes: nodes, runs: runs, median: median, p90: p90)
+        return TreeResult(name: name, hasText: hasText, nodes: nodes, runs: runs, median: median, p90: p90)
     }
 
     /// A 100-cell feed through the service's caches: cold, unchanged, one cell changed; the

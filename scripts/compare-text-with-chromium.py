@@ -1,0 +1,825 @@
+#!/usr/bin/env python3
+"""Compare Loom's text sizes with headless Chromium's CSS text layout (stdlib only).
+
+Loom measures text with Pango so that it matches a web browser
+(shared/design/text-measurement.md). This script measures how well it does, reproducibly:
+
+1. Cases. A fixed seed generates >= 300 strings (labels, sentences, paragraphs with long
+   words, URLs, paths, numbers, punctuation, explicit newlines, runs of spaces and tabs),
+   each used in a few cases that sample font (Roboto Regular/Bold, Liberation Sans,
+   Liberation Serif, DejaVu Sans, Noto Sans, Inter), size 12-20 px, width 40-500 px,
+   line limit 0-3, line height (normal or px) and letter spacing.
+2. Browser. ONE html page: an @font-face rule per font *file* (the files Loom loads,
+   file:// URLs, one private family name each, so Chromium can neither pick another file
+   nor synthesize bold), and per case a div
+       width: W px; font: S px <face>; line-height: normal | L px; letter-spacing: LS px;
+       white-space: pre-line; overflow-wrap: break-word; word-break: normal;
+   plus, with a line limit N > 0, `display: -webkit-box; -webkit-box-orient: vertical;
+   -webkit-line-clamp: N; overflow: hidden` (Chromium's own truncation with "…").
+   After document.fonts has loaded every face (each FontFace must report "loaded"), a
+   script reads the line boxes from Range.getClientRects() over the div's text:
+     - lines    = number of distinct line boxes (rects grouped by their top), limited to N;
+     - width    = the USED width: the widest visible line, i.e. max(right) of the rects of
+                  that line (a space at a soft wrap is collapsed to width 0 by pre-line).
+                  On the clamped last line Chromium reports both the whole line and the part
+                  left before the ellipsis; that line's width is the visible part (or the
+                  whole line when nothing was cut) plus the advance of "…" in the same font
+                  and size (Chromium shapes the ellipsis without letter spacing; checked by
+                  scanning container widths). Limited to W, as Texture limits the size to
+                  the offered maximum;
+     - height   = the div's own height (the line boxes Chromium stacked; for a clamped div
+                  the visible lines only), cross-checked against lines x line height.
+   The results are written into the DOM and read back with
+   `chromium --headless --dump-dom --virtual-time-budget=...`, at device scale factor 1
+   (Chromium rounds the font metrics in device pixels: at another scale `line-height:
+   normal` changes).
+3. Loom. One LayoutRequest per case (root: a `text` element; sizeRange max width W,
+   unbounded height), sent in batches to a private `loom serve` on 127.0.0.1
+   (POST /layout/batch), twice: at scale 1 (the frames a client gets, ceiled to whole
+   pixels) and at scale 64 (ceiled to 1/64 px, Chromium's LayoutUnit, i.e. "raw").
+4. Report. Agreement on the line count; width and height within 1 px of the browser
+   (raw: Loom at scale 64 vs the browser's unrounded value), plus the share of frames
+   that are identical at scale 1 (browser values ceiled to whole pixels); the failure
+   rate by feature; the worst 15 cases with the browser's lines. Exit 0 unless something
+   broke (2) or `--min-agreement` is given and one of the three percentages is below it (1).
+
+  scripts/compare-text-with-chromium.py                 # 2 cases per string, seed 1
+  scripts/compare-text-with-chromium.py --json out.json --keep /tmp/cmp --worst 30
+"""
+import argparse
+import html
+import http.client
+import json
+import math
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_LOOM = os.path.join(HERE, "..", ".build", "release", "loom")
+RAW_SCALE = 64  # Chromium's LayoutUnit is 1/64 px
+
+# The faces under test: (key, Loom family, CSS weight, candidate files: the ones Loom's
+# FontCatalog loads, in its directory order).
+FONTS = [
+    ("roboto", "Roboto", 400, ["/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf",
+                               "/usr/share/fonts/truetype/roboto/hinted/Roboto-Regular.ttf",
+                               "/usr/share/fonts/truetype/roboto/unhinted/Roboto-Regular.ttf"]),
+    ("roboto-bold", "Roboto", 700, ["/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf",
+                                    "/usr/share/fonts/truetype/roboto/hinted/Roboto-Bold.ttf",
+                                    "/usr/share/fonts/truetype/roboto/unhinted/Roboto-Bold.ttf"]),
+    ("liberation-sans", "Liberation Sans", 400, ["/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"]),
+    ("liberation-serif", "Liberation Serif", 400, ["/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf"]),
+    ("dejavu-sans", "DejaVu Sans", 400, ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]),
+    ("noto-sans", "Noto Sans", 400, ["/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"]),
+    ("inter", "Inter", 400, ["/usr/share/fonts/opentype/inter/Inter-Regular.otf",
+                             "/usr/share/fonts/truetype/inter/Inter-Regular.ttf"]),
+]
+
+# ---------------------------------------------------------------------------------------
+# Cases
+# ---------------------------------------------------------------------------------------
+
+LABELS = [
+    "OK", "Cancel", "Sign in", "Log out", "Settings", "Edit profile", "Save changes",
+    "Delete", "Undo", "Share", "Follow", "Following", "Reply", "Retweet", "Like",
+    "Add to cart", "Buy now", "Continue", "Back", "Done", "Learn more", "See all",
+    "Notifications", "Messages", "Search", "Privacy Policy", "Terms of Service",
+    "Forgot password?", "Create account", "Try again", "No results", "Loading…",
+    "Yesterday", "2 min ago", "Today, 9:41 AM", "€12.99", "$1,299.00", "4.8",
+    "Wi-Fi", "iPhone 15 Pro", "Café", "Über uns", "naïve", "Señor Piñata", "Straße",
+]
+
+WORDS = (
+    "the of and to in is you that it he was for on are as with his they at be this have "
+    "from or one had by word but not what all were we when your can said there use an each "
+    "which she do how their if will up other about out many then them these so some her "
+    "would make like him into time has look two more write go see number no way could "
+    "people my than first water been call who oil its now find long down day did get come "
+    "made may part layout texture node stack inset ratio baseline spacing measure glyph font "
+    "paragraph browser server client request response cache engine width height pixel line "
+    "wrap break truncate ellipsis label button avatar title subtitle caption headline "
+    "beautiful quickly yesterday tomorrow information application development performance "
+    "organization experience understanding communication environment responsibility "
+    "Monday October Zürich São Paulo Kraków Ångström façade résumé coöperate jalapeño"
+).split()
+
+LONG_WORDS = [
+    "internationalization", "Donaudampfschifffahrtsgesellschaftskapitän",
+    "pneumonoultramicroscopicsilicovolcanoconiosis", "supercalifragilisticexpialidocious",
+    "antidisestablishmentarianism", "Rindfleischetikettierungsüberwachungsaufgabenübertragungsgesetz",
+    "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch", "floccinaucinihilipilification",
+    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii",
+    "WWWWWWWWWWWWWWWWWWWWWW", "0123456789012345678901234567890123456789",
+]
+
+URLS = [
+    "https://www.example.com/articles/2024/06/how-to-lay-out-text?ref=home&utm_source=newsletter",
+    "http://example.org/a/b/c/d/e/f/g/h", "example.com/path/to/resource.html#section-2",
+    "https://github.com/TextureGroup/Texture/blob/master/Source/ASTextNode.mm",
+    "ftp://files.example.net/pub/releases/v2.0.1/archive.tar.gz",
+    "user.name+tag@example.co.uk", "/usr/share/fonts/truetype/roboto/unhinted/Roboto-Regular.ttf",
+    "C:\\Program Files\\Loom\\bin\\loom.exe", "www.loom-layout.dev/docs/wire-format#text",
+    "https://maps.example.com/?q=52.5200,13.4050&z=14", "mailto:support@example.com",
+    "src/Sources/LoomText/PangoTextMeasurer.swift:123", "and/or", "input/output", "24/7",
+]
+
+NUMBERS = [
+    "$1,234.56", "3.14159", "+1 (555) 010-2030", "2024-06-01", "12:45 PM", "v2.0.1-beta.2",
+    "99.9%", "1/2", "½", "-40 °C", "1,000,000", "0.000001", "#42", "No. 7", "§ 12",
+    "ISBN 978-3-16-148410-0", "€ 9,99", "£5", "¥1000", "10×10", "5 ÷ 2", "A-1", "B2B", "3D",
+    "COVID-19", "MP3", "1st", "2nd", "3rd", "4.5/5", "x86_64", "UTF-8", "192.168.0.1",
+    "010-2030", "beta.2", "1.2.3.4.5.6.7.8.9", "(123)", "[1]", "{2}", "100 km/h", "9:41",
+]
+
+PUNCT = [
+    "“Quoted text,” she said.", "‘single’", "— em dash —", "en–dash", "wait…", "«guillemets»",
+    "¿Qué?", "¡Hola!", "(parenthetical remark)", "[citation needed]", "e.g.", "i.e.,",
+    "!!!", "???", "#hashtag", "@mention", "a / b", "semi; colon: done.", "it's", "don't",
+    "rock 'n' roll", "\"double\"", "x * y = z", "a+b", "C++", "C#", "F#", "...", "--", "•",
+    "·", "©2024", "®", "™", "foo_bar", "snake_case_identifier", "camelCaseIdentifier",
+]
+
+SAFE_CHARS = None  # filled in make_strings: characters every font under test has
+
+
+def sentence(rng, lo=4, hi=14):
+    n = rng.randint(lo, hi)
+    words = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.06:
+            words.append(rng.choice(NUMBERS))
+        elif r < 0.10:
+            words.append(rng.choice(PUNCT))
+        elif r < 0.12:
+            words.append(rng.choice(URLS))
+        else:
+            words.append(rng.choice(WORDS))
+    s = " ".join(words)
+    s = s[0].upper() + s[1:]
+    s += rng.choice([".", ".", ".", "!", "?", "…", ":", ""])
+    if rng.random() < 0.25:
+        i = rng.randrange(len(words))
+        words[i] = words[i] + rng.choice([",", ";", " —", ":"])
+    return s
+
+
+def make_strings(rng, count):
+    out, seen = [], set()
+
+    def add(s):
+        if s.strip() and s not in seen:
+            seen.add(s)
+            out.append(s)
+
+    for s in LABELS:
+        add(s)
+    kinds = ["sentence", "sentences", "paragraph", "longword", "url", "numbers", "punct",
+             "newlines", "spaces", "label2", "mixed"]
+    k = 0
+    while len(out) < count:
+        kind = kinds[k % len(kinds)]
+        k += 1
+        if kind == "sentence":
+            s = sentence(rng)
+        elif kind == "sentences":
+            s = " ".join(sentence(rng) for _ in range(rng.randint(2, 3)))
+        elif kind == "paragraph":
+            s = " ".join(sentence(rng, 6, 18) for _ in range(rng.randint(3, 6)))
+        elif kind == "longword":
+            a = sentence(rng, 2, 8).rstrip(".!?…:")
+            s = a + " " + rng.choice(LONG_WORDS) + " " + sentence(rng, 0 + 1, 6).lower()
+        elif kind == "url":
+            s = rng.choice(["See ", "Visit ", "Open ", "Path: ", "", "Link: "]) + rng.choice(URLS)
+            if rng.random() < 0.5:
+                s += " " + sentence(rng, 2, 8).lower()
+        elif kind == "numbers":
+            s = " ".join(rng.choice(NUMBERS) for _ in range(rng.randint(2, 9)))
+            if rng.random() < 0.5:
+                s = rng.choice(["Total: ", "Call ", "Version ", "Price ", "Due "]) + s
+        elif kind == "punct":
+            s = " ".join(rng.choice(PUNCT + WORDS) for _ in range(rng.randint(3, 12)))
+        elif kind == "newlines":
+            parts = [rng.choice([sentence(rng, 1, 8), rng.choice(LABELS), rng.choice(WORDS), ""])
+                     for _ in range(rng.randint(2, 4))]
+            seps = ["\n", "\n", "\n\n", "\n \n"]
+            s = parts[0]
+            for p in parts[1:]:
+                s += rng.choice(seps) + p
+            r = rng.random()
+            if r < 0.2:
+                s += "\n"
+            elif r < 0.3:
+                s = "\n" + s
+        elif kind == "spaces":
+            ws = sentence(rng, 3, 10).split(" ")
+            s = ""
+            for i, w in enumerate(ws):
+                s += w
+                if i < len(ws) - 1:
+                    s += rng.choice([" ", " ", "  ", "   ", "\t", " \t "])
+            if rng.random() < 0.4:
+                s = rng.choice(["  ", " ", "\t"]) + s
+            if rng.random() < 0.4:
+                s = s + rng.choice(["  ", " ", "\t"])
+        elif kind == "label2":
+            s = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
+            s = s[0].upper() + s[1:]
+        else:  # mixed
+            s = rng.choice([sentence(rng), rng.choice(LONG_WORDS), rng.choice(URLS)]) + \
+                rng.choice([" ", "\n", " — ", ", "]) + rng.choice(NUMBERS + PUNCT) + " " + sentence(rng, 1, 6)
+        add(s)
+    return out
+
+
+def make_cases(seed, per_string, n_strings):
+    rng = random.Random(seed)
+    strings = make_strings(rng, n_strings)
+    cases = []
+    font_cycle = []
+    for si, text in enumerate(strings):
+        for j in range(per_string):
+            if not font_cycle:
+                font_cycle = list(range(len(FONTS)))
+                rng.shuffle(font_cycle)
+            fi = font_cycle.pop()
+            size = rng.randint(12, 20) + (0.5 if rng.random() < 0.1 else 0)
+            short = len(text) <= 16
+            if short and rng.random() < 0.7:
+                width = rng.randint(40, 160)
+            else:
+                width = int(round(math.exp(rng.uniform(math.log(40), math.log(500)))))
+            if rng.random() < 0.1:
+                width += 0.5
+            max_lines = rng.choices([0, 1, 2, 3], weights=[50, 17, 17, 16])[0]
+            line_height = None
+            if rng.random() < 0.4:
+                line_height = round(size * rng.uniform(1.0, 1.8) * 2) / 2
+                if rng.random() < 0.15:
+                    line_height += 0.25
+            letter_spacing = 0.0
+            if rng.random() < 0.3:
+                letter_spacing = rng.choice([-0.5, -0.25, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0])
+            cases.append({
+                "id": len(cases), "string": si, "text": text, "font": FONTS[fi][0],
+                "size": size, "width": width, "maxLines": max_lines,
+                "lineHeight": line_height, "letterSpacing": letter_spacing,
+            })
+    return strings, cases
+
+
+# ---------------------------------------------------------------------------------------
+# Fonts
+# ---------------------------------------------------------------------------------------
+
+def resolve_font_files():
+    files = {}
+    for key, _, _, candidates in FONTS:
+        path = next((p for p in candidates if os.path.isfile(p)), None)
+        if path is None:
+            raise SystemExit(f"error: no font file for {key}: tried {', '.join(candidates)}")
+        files[key] = path
+    return files
+
+
+def font_charsets(files):
+    """Code point ranges of each file (fc-query), or None when fc-query is missing."""
+    if shutil.which("fc-query") is None:
+        return None
+    sets = {}
+    for key, path in files.items():
+        out = subprocess.run(["fc-query", "--format=%{charset}", path], capture_output=True,
+                             text=True, check=False).stdout
+        ranges = []
+        for r in out.split():
+            a, _, b = r.partition("-")
+            ranges.append((int(a, 16), int(b or a, 16)))
+        sets[key] = ranges
+    return sets
+
+
+def missing_chars(text, ranges):
+    return sorted({c for c in text if c not in "\n\t " and
+                   not any(a <= ord(c) <= b for a, b in ranges)})
+
+
+# ---------------------------------------------------------------------------------------
+# Browser side
+# ---------------------------------------------------------------------------------------
+
+PAGE_JS = r"""
+"use strict";
+function lineClusters(rects, tol) {
+  // rects: [{l,t,r,b}] relative to the div; returns [{top, rects:[...]}] sorted by top
+  const sorted = rects.slice().sort((a, b) => a.t - b.t);
+  const lines = [];
+  for (const x of sorted) {
+    const last = lines[lines.length - 1];
+    if (last && x.t - last.top < tol) last.rects.push(x);
+    else lines.push({top: x.t, rects: [x]});
+  }
+  return lines;
+}
+function rel(rect, box) {
+  return {l: rect.left - box.left, t: rect.top - box.top, r: rect.right - box.left, b: rect.bottom - box.top, w: rect.width};
+}
+async function main() {
+  const out = {userAgent: navigator.userAgent, dpr: window.devicePixelRatio, fonts: {}, results: [], errors: []};
+  try {
+    await Promise.all(FACES.map(f => document.fonts.load(`16px "${f}"`, "a")));
+    await document.fonts.ready;
+    document.fonts.forEach(ff => { out.fonts[ff.family.replace(/"/g, "")] = ff.status; });
+    for (const f of FACES) if (out.fonts[f] !== "loaded") out.errors.push(`font ${f} not loaded: ${out.fonts[f]}`);
+    const root = document.getElementById("cases");
+    // Per (face, size): advance of "…" and the line-height: normal of one line.
+    const probes = {};
+    function probe(face, size) {
+      const k = face + "|" + size;
+      if (probes[k]) return probes[k];
+      const d = document.createElement("div");
+      d.style.cssText = `font-family:"${face}";font-size:${size}px;line-height:normal;white-space:pre;` +
+        "font-weight:400;font-style:normal;font-synthesis:none;letter-spacing:0;width:max-content";
+      const s = document.createElement("span");
+      s.textContent = "\u2026";
+      d.appendChild(s);
+      root.appendChild(d);
+      probes[k] = {ellipsis: s.getBoundingClientRect().width, normal: d.getBoundingClientRect().height};
+      d.remove();
+      return probes[k];
+    }
+    const divs = [];
+    for (const c of CASES) {
+      const d = document.createElement("div");
+      const face = FACE_OF[c.font];
+      let css = `width:${c.width}px;font-family:"${face}";font-size:${c.size}px;font-weight:400;` +
+        "font-style:normal;font-synthesis:none;" +
+        `line-height:${c.lineHeight === null ? "normal" : c.lineHeight + "px"};letter-spacing:${c.letterSpacing}px;` +
+        "white-space:pre-line;overflow-wrap:break-word;word-break:normal;hyphens:manual;text-align:left;" +
+        "text-indent:0;margin:0;padding:0;border:0;";
+      if (c.maxLines > 0)
+        css += `display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:${c.maxLines};overflow:hidden;`;
+      d.style.cssText = css;
+      d.textContent = c.text;
+      root.appendChild(d);
+      divs.push(d);
+    }
+    for (let i = 0; i < CASES.length; i++) {
+      const c = CASES[i], d = divs[i], warn = [];
+      const p = probe(FACE_OF[c.font], c.size);
+      const box = d.getBoundingClientRect();
+      const tnode = d.firstChild;
+      const range = document.createRange();
+      range.selectNodeContents(d);
+      const rects = [...range.getClientRects()].map(r => rel(r, box));
+      const lh = c.lineHeight === null ? p.normal : c.lineHeight;
+      const lines = lineClusters(rects, Math.max(0.5, Math.min(2, lh / 3)));
+      const total = lines.length;
+      const visible = c.maxLines > 0 ? Math.min(c.maxLines, total) : total;
+      const truncated = c.maxLines > 0 && total > c.maxLines;
+      const widths = [];
+      let cutInfo = null;
+      for (let li = 0; li < visible; li++) {
+        const L = lines[li];
+        const inked = L.rects.filter(x => x.w > 0);
+        const full = inked.length ? Math.max(...inked.map(x => x.r)) : 0;
+        const left = inked.length ? Math.min(...inked.map(x => x.l)) : 0;
+        if (left > 0.01) warn.push(`line ${li} starts at ${left}`);
+        if (truncated && li === visible - 1) {
+          // Chromium keeps the whole line's fragment and adds the part left of the
+          // ellipsis (same left, smaller right); without a cut there is no such part.
+          const parts = L.rects.filter(x => Math.abs(x.l - left) < 0.01 && x.r < full - 0.01);
+          const vis = parts.length ? Math.min(...parts.map(x => x.r)) : full;
+          cutInfo = {full: full, visible: vis, ellipsis: p.ellipsis};
+          widths.push(vis + p.ellipsis);
+        } else {
+          if (inked.length > 1) warn.push(`line ${li} has ${inked.length} fragments`);
+          widths.push(full);
+        }
+      }
+      const height = box.height;
+      const expect = visible * lh;
+      if (Math.abs(height - expect) > 0.05) warn.push(`height ${height} != ${visible} x ${lh}`);
+      // Diagnostics: the text of each line (per code unit, by the top of its first rect).
+      const texts = lines.map(() => "");
+      let cur = 0;
+      const tops = lines.map(L => L.top);
+      for (let k = 0; k < tnode.length; k++) {
+        const r = document.createRange();
+        r.setStart(tnode, k); r.setEnd(tnode, k + 1);
+        const rs = r.getClientRects();
+        if (rs.length) {
+          const t = rs[0].top - box.top;
+          let best = 0;
+          for (let j = 1; j < tops.length; j++) if (Math.abs(tops[j] - t) < Math.abs(tops[best] - t)) best = j;
+          cur = best;
+        }
+        texts[cur] += tnode.data[k];
+      }
+      out.results.push({id: c.id, linesTotal: total, lines: visible, truncated: truncated,
+        width: widths.length ? Math.max(...widths) : 0, height: height, lineWidths: widths,
+        lineHeight: lh, lineTexts: texts, cut: cutInfo, warnings: warn});
+    }
+  } catch (e) {
+    out.errors.push("exception: " + e + " " + (e.stack || ""));
+  }
+  document.getElementById("result").textContent = JSON.stringify(out);
+  document.getElementById("cases").remove();
+  document.title = "done";
+}
+main();
+"""
+
+
+def build_page(cases, files):
+    faces = {key: f"LoomCmp-{key}" for key in files}
+    css = []
+    for key, path in files.items():
+        url = "file://" + path.replace(" ", "%20")
+        css.append(f'@font-face {{ font-family: "{faces[key]}"; src: url("{url}"); '
+                   f'font-weight: 400; font-style: normal; font-display: block; }}')
+    data = {
+        "FACES": sorted(faces.values()),
+        "FACE_OF": faces,
+        "CASES": [{k: c[k] for k in ("id", "text", "font", "size", "width", "maxLines",
+                                      "lineHeight", "letterSpacing")} for c in cases],
+    }
+    consts = "".join(f"const {k} = {json.dumps(v, ensure_ascii=True)};\n" for k, v in data.items())
+    consts = consts.replace("</", "<\\/")
+    return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<title>measuring</title><style>\n" + "\n".join(css) +
+            "\nbody { margin: 0; } #cases { width: 2000px; }\n</style></head><body>"
+            "<div id=\"cases\"></div><pre id=\"result\"></pre>\n<script>\n" + consts + PAGE_JS +
+            "</script></body></html>\n")
+
+
+def chromium_version(chromium):
+    try:
+        out = subprocess.run([chromium, "--version"], capture_output=True, text=True, timeout=60).stdout
+        return out.strip().splitlines()[-1] if out.strip() else "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
+def run_chromium(chromium, page_path, workdir, budget_ms, timeout):
+    profile = os.path.join(workdir, "chromium-profile")
+    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+           "--no-default-browser-check", "--disable-extensions", "--disable-sync",
+           "--force-device-scale-factor=1", "--window-size=1280,800", "--hide-scrollbars",
+           "--allow-file-access-from-files", "--lang=en-US", f"--user-data-dir={profile}",
+           f"--virtual-time-budget={budget_ms}", "--dump-dom", "file://" + page_path]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    m = re.search(r'<pre id="result">(.*?)</pre>', proc.stdout, re.S)
+    if not m or not m.group(1).strip():
+        sys.stderr.write(proc.stderr[-3000:])
+        raise RuntimeError(f"chromium produced no result (exit {proc.returncode}); "
+                           "try a larger --virtual-time-budget")
+    return json.loads(html.unescape(m.group(1)))
+
+
+# ---------------------------------------------------------------------------------------
+# Loom side
+# ---------------------------------------------------------------------------------------
+
+def loom_request(case, scale):
+    fam = next(f for f in FONTS if f[0] == case["font"])
+    text = {"type": "text", "text": case["text"],
+            "font": {"family": fam[1], "size": case["size"], "weight": fam[2], "italic": False}}
+    if case["lineHeight"] is not None:
+        text["lineHeight"] = case["lineHeight"]
+    if case["letterSpacing"]:
+        text["letterSpacing"] = case["letterSpacing"]
+    if case["maxLines"]:
+        text["maximumNumberOfLines"] = case["maxLines"]
+    return {"sizeRange": {"min": {"width": 0, "height": 0}, "max": {"width": case["width"], "height": None}},
+            "scale": scale, "root": text}
+
+
+class LoomServer:
+    def __init__(self, binary, workers):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        self.port = s.getsockname()[1]
+        s.close()
+        self.proc = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                                      "--workers", str(workers), "--log-level", "warning",
+                                      "--cache-entries", "0"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("loom serve exited: " + self.proc.stderr.read().decode(errors="replace")[-2000:])
+            try:
+                status, _ = self.call("GET", "/readyz")
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("loom serve did not become ready")
+
+    def call(self, method, path, body=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
+        try:
+            headers = {"Content-Type": "application/json"} if body is not None else {}
+            conn.request(method, path, body=body, headers=headers)
+            resp = conn.getresponse()
+            return resp.status, resp.read()
+        finally:
+            conn.close()
+
+    def batch(self, requests):
+        status, body = self.call("POST", "/layout/batch", json.dumps({"items": requests}).encode())
+        if status != 200:
+            raise RuntimeError(f"/layout/batch: HTTP {status}: {body[:500]!r}")
+        return json.loads(body)["results"]
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def run_loom(binary, cases, scales, use_cli, workers, chunk=100):
+    results = {s: [] for s in scales}
+    if use_cli:
+        for scale in scales:
+            for c in cases:
+                p = subprocess.run([binary, "layout", "-"], input=json.dumps(loom_request(c, scale)),
+                                   capture_output=True, text=True, check=False)
+                if p.returncode != 0:
+                    results[scale].append({"error": p.stderr.strip() or p.stdout.strip()})
+                else:
+                    results[scale].append(json.loads(p.stdout))
+        return results
+    server = LoomServer(binary, workers)
+    try:
+        for scale in scales:
+            for i in range(0, len(cases), chunk):
+                results[scale] += server.batch([loom_request(c, scale) for c in cases[i:i + chunk]])
+    finally:
+        server.stop()
+    return results
+
+
+def loom_entry(resp):
+    if "error" in resp:
+        return None
+    lay = resp["layout"]
+    return {"width": lay["frame"]["width"], "height": lay["frame"]["height"],
+            "lines": lay.get("lines"), "truncated": lay.get("truncated")}
+
+
+# ---------------------------------------------------------------------------------------
+# Comparison and report
+# ---------------------------------------------------------------------------------------
+
+def ceil_to(v, scale):
+    return math.ceil(v * scale - 1e-9) / scale
+
+
+def pct(n, d):
+    return 100.0 * n / d if d else 100.0
+
+
+def compare(cases, browser, loom1, loomraw):
+    rows = []
+    for c, b, l1, lr in zip(cases, browser, loom1, loomraw):
+        assert b["id"] == c["id"]
+        r = {"case": c, "browser": b, "loom": l1, "loomRaw": lr}
+        if l1 is None or lr is None:
+            r["error"] = "loom error"
+            rows.append(r)
+            continue
+        bw = min(b["width"], c["width"])  # Texture limits the size to the offered maximum
+        bh = b["height"]
+        r["bw"], r["bh"] = bw, bh
+        r["dw"] = lr["width"] - bw
+        r["dh"] = lr["height"] - bh
+        r["linesOK"] = b["lines"] == l1["lines"]
+        r["truncOK"] = b["truncated"] == l1["truncated"]
+        r["wOK"] = abs(r["dw"]) <= 1.0 + 1e-9
+        r["hOK"] = abs(r["dh"]) <= 1.0 + 1e-9
+        # What a client sees at scale 1: Loom's frame vs the browser's size ceiled likewise.
+        r["w1OK"] = ceil_to(bw, 1) == l1["width"]
+        r["h1OK"] = ceil_to(bh, 1) == l1["height"]
+        r["w1near"] = abs(ceil_to(bw, 1) - l1["width"]) <= 1
+        r["h1near"] = abs(ceil_to(bh, 1) - l1["height"]) <= 1
+        # Loom's own consistency: scale 64 ceiled to whole pixels must give the scale-1 frame.
+        r["scaleConsistent"] = (ceil_to(lr["width"], 1) == l1["width"] and ceil_to(lr["height"], 1) == l1["height"])
+        rows.append(r)
+    return rows
+
+
+def severity(r):
+    if "error" in r:
+        return (3, 0)
+    return (0 if r["linesOK"] else 1, max(abs(r["dw"]) if not r["wOK"] else 0, abs(r["dh"]) if not r["hOK"] else 0,
+                                          abs(r["dw"]), abs(r["dh"])))
+
+
+def features(c, b):
+    f = {
+        "font": c["font"],
+        "letterSpacing": "0" if not c["letterSpacing"] else ("<0" if c["letterSpacing"] < 0 else ">0"),
+        "lineHeight": "normal" if c["lineHeight"] is None else "px",
+        "maxLines": str(c["maxLines"]),
+        "browser truncated": "yes" if b["truncated"] else "no",
+        "newline in text": "yes" if "\n" in c["text"] else "no",
+        "browser lines": "1" if b["linesTotal"] <= 1 else ("2-3" if b["linesTotal"] <= 3 else "4+"),
+    }
+    return f
+
+
+def fmt_text(s, n=110):
+    s = json.dumps(s, ensure_ascii=False)
+    return s if len(s) <= n else s[:n - 4] + "…\""
+
+
+def report(rows, args, meta, out=sys.stdout):
+    ok = [r for r in rows if "error" not in r]
+    n = len(rows)
+    p_lines = pct(sum(r["linesOK"] for r in ok), n)
+    p_w = pct(sum(r["wOK"] for r in ok), n)
+    p_h = pct(sum(r["hOK"] for r in ok), n)
+    p = lambda key: pct(sum(r[key] for r in ok), n)  # noqa: E731
+    w = out.write
+    w(f"chromium: {meta['chromium']}  (DPR {meta['dpr']})\n")
+    w(f"loom: {meta['loom']}   seed {args.seed}, {meta['strings']} strings, {n} cases\n")
+    if meta["warnings"]:
+        w(f"browser-side warnings: {len(meta['warnings'])} (first: {meta['warnings'][0]})\n")
+    errs = n - len(ok)
+    if errs:
+        w(f"loom errors: {errs}\n")
+    inconsistent = sum(not r["scaleConsistent"] for r in ok)
+    if inconsistent:
+        w(f"note: {inconsistent} cases where Loom at scale {RAW_SCALE}, ceiled, differs from Loom at scale 1\n")
+    w("\n")
+    w(f"  line count equal          {p_lines:6.1f} %   (truncated flag equal {p('truncOK'):.1f} %)\n")
+    w(f"  width  within 1 px (raw)  {p_w:6.1f} %   frame equal at scale 1 {p('w1OK'):5.1f} %, ±1 px {p('w1near'):5.1f} %\n")
+    w(f"  height within 1 px (raw)  {p_h:6.1f} %   frame equal at scale 1 {p('h1OK'):5.1f} %, ±1 px {p('h1near'):5.1f} %\n")
+    if ok:
+        dws = sorted(r["dw"] for r in ok)
+        dhs = sorted(r["dh"] for r in ok)
+        q = lambda a, f: a[min(len(a) - 1, int(f * len(a)))]  # noqa: E731
+        w(f"  Loom − browser, width:  min {dws[0]:+.2f}  p5 {q(dws, .05):+.2f}  median {q(dws, .5):+.3f}  "
+          f"p95 {q(dws, .95):+.2f}  max {dws[-1]:+.2f} px\n")
+        w(f"  Loom − browser, height: min {dhs[0]:+.2f}  p5 {q(dhs, .05):+.2f}  median {q(dhs, .5):+.3f}  "
+          f"p95 {q(dhs, .95):+.2f}  max {dhs[-1]:+.2f} px\n")
+
+    # Failure rate by feature.
+    bad = lambda r: "error" in r or not (r["linesOK"] and r["wOK"] and r["hOK"])  # noqa: E731
+    w("\ndisagreements (lines, or width/height beyond 1 px) by feature:\n")
+    table = {}
+    for r in rows:
+        for k, v in features(r["case"], r["browser"]).items():
+            t = table.setdefault(k, {}).setdefault(v, [0, 0, 0, 0, 0])
+            t[0] += 1
+            if bad(r):
+                t[1] += 1
+            if "error" not in r:
+                t[2] += not r["linesOK"]
+                t[3] += not r["wOK"]
+                t[4] += not r["hOK"]
+    for k, vals in table.items():
+        cells = []
+        for v in sorted(vals):
+            t = vals[v]
+            cells.append(f"{v}: {t[1]}/{t[0]} (L{t[2]} W{t[3]} H{t[4]})")
+        w(f"  {k:18s} " + ";  ".join(cells) + "\n")
+
+    worst = sorted(rows, key=severity, reverse=True)
+    worst = [r for r in worst if bad(r)][:args.worst]
+    if worst:
+        w(f"\nworst {len(worst)} disagreements (Loom raw = scale {RAW_SCALE}; Δ = Loom − browser):\n")
+    for r in worst:
+        c, b = r["case"], r["browser"]
+        lh = "normal" if c["lineHeight"] is None else f"{c['lineHeight']}px"
+        w(f"\n#{c['id']} {c['font']} {c['size']}px W={c['width']} maxLines={c['maxLines']} "
+          f"lineHeight={lh} letterSpacing={c['letterSpacing']}\n")
+        w(f"   text {fmt_text(c['text'])}\n")
+        if "error" in r:
+            w(f"   loom error\n")
+            continue
+        l1, lr = r["loom"], r["loomRaw"]
+        w(f"   browser lines {b['lines']}/{b['linesTotal']}{' truncated' if b['truncated'] else ''} "
+          f"w {r['bw']:.3f} h {r['bh']:.3f}   |  loom lines {l1['lines']}{' truncated' if l1['truncated'] else ''} "
+          f"w {lr['width']:.3f} h {lr['height']:.3f}   Δw {r['dw']:+.3f} Δh {r['dh']:+.3f}\n")
+        for i, t in enumerate(b["lineTexts"][:max(b["lines"] + 1, 4)]):
+            mark = "" if i < b["lines"] else " (hidden)"
+            width = f"{b['lineWidths'][i]:8.3f}" if i < len(b["lineWidths"]) else "        "
+            w(f"   {i + 1:2d} {width} {fmt_text(t, 100)}{mark}\n")
+        if len(b["lineTexts"]) > max(b["lines"] + 1, 4):
+            w(f"      … {len(b['lineTexts']) - max(b['lines'] + 1, 4)} more lines\n")
+        if b.get("cut"):
+            cut = b["cut"]
+            w(f"   clamped line: whole {cut['full']:.3f}, kept {cut['visible']:.3f}, + ellipsis {cut['ellipsis']:.3f}\n")
+        if b["warnings"]:
+            w(f"   browser warnings: {'; '.join(b['warnings'])}\n")
+
+    summary = (f"text vs chromium: {n} cases, lines {p_lines:.1f} %, width ±1px {p_w:.1f} %, "
+               f"height ±1px {p_h:.1f} %")
+    w("\n" + summary + "\n")
+    return p_lines, p_w, p_h
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=1, help="case generator seed (default 1)")
+    ap.add_argument("--strings", type=int, default=320, help="number of distinct strings (default 320)")
+    ap.add_argument("--per-string", type=int, default=2, help="cases per string (default 2)")
+    ap.add_argument("--loom", default=DEFAULT_LOOM, help="loom binary (default .build/release/loom)")
+    ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
+    ap.add_argument("--cli", action="store_true", help="run `loom layout -` per case instead of `loom serve`")
+    ap.add_argument("--workers", type=int, default=1, help="loom serve workers (default 1: keep CPU modest)")
+    ap.add_argument("--virtual-time-budget", type=int, default=10000, help="chromium budget in ms")
+    ap.add_argument("--timeout", type=int, default=600, help="seconds for chromium to finish")
+    ap.add_argument("--worst", type=int, default=15, help="disagreements to list (default 15)")
+    ap.add_argument("--min-agreement", type=float, default=None,
+                    help="exit 1 when line/width/height agreement (%%) is below this")
+    ap.add_argument("--keep", metavar="DIR", help="keep the page and raw results in DIR")
+    ap.add_argument("--json", metavar="FILE", help="write every case with both measurements to FILE")
+    ap.add_argument("--only", metavar="IDS", help="comma-separated case ids to run (debugging)")
+    args = ap.parse_args()
+
+    try:
+        os.nice(5)  # another job may be building on this machine
+    except OSError:
+        pass
+
+    files = resolve_font_files()
+    strings, cases = make_cases(args.seed, args.per_string, args.strings)
+    charsets = font_charsets(files)
+    if charsets:
+        for c in cases:
+            miss = missing_chars(c["text"], charsets[c["font"]])
+            if miss:
+                print(f"error: case {c['id']}: {c['font']} lacks {''.join(miss)!r} (fallback fonts "
+                      "differ between Chromium and Loom); fix the string pools", file=sys.stderr)
+                return 2
+    if args.only:
+        keep = {int(x) for x in args.only.split(",")}
+        cases = [c for c in cases if c["id"] in keep]
+    if not os.access(args.loom, os.X_OK):
+        print(f"error: no loom binary at {args.loom} (swift build -c release)", file=sys.stderr)
+        return 2
+
+    workdir = args.keep or tempfile.mkdtemp(prefix="loom-text-cmp-")
+    os.makedirs(workdir, exist_ok=True)
+    try:
+        page = os.path.join(os.path.abspath(workdir), "cases.html")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(build_page(cases, files))
+        t0 = time.time()
+        browser = run_chromium(args.chromium, page, workdir, args.virtual_time_budget, args.timeout)
+        t_browser = time.time() - t0
+        if browser["errors"]:
+            for e in browser["errors"]:
+                print("error: browser: " + e, file=sys.stderr)
+            return 2
+        if len(browser["results"]) != len(cases):
+            print("error: browser returned a different number of results", file=sys.stderr)
+            return 2
+        t0 = time.time()
+        loom = run_loom(args.loom, cases, [1, RAW_SCALE], args.cli, args.workers)
+        t_loom = time.time() - t0
+        loom1 = [loom_entry(x) for x in loom[1]]
+        loomraw = [loom_entry(x) for x in loom[RAW_SCALE]]
+        if args.keep:
+            with open(os.path.join(workdir, "browser.json"), "w") as f:
+                json.dump(browser, f, indent=1, ensure_ascii=False)
+            with open(os.path.join(workdir, "loom.json"), "w") as f:
+                json.dump({str(k): v for k, v in loom.items()}, f, ensure_ascii=False)
+    finally:
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    warnings = [f"#{r['id']}: {w}" for r in browser["results"] for w in r["warnings"]]
+    meta = {"chromium": chromium_version(args.chromium) + " — " + browser["userAgent"].split(")")[-1].strip(),
+            "dpr": browser["dpr"], "loom": os.path.abspath(args.loom), "strings": len({c["string"] for c in cases}),
+            "warnings": warnings}
+    rows = compare(cases, browser["results"], loom1, loomraw)
+    p_lines, p_w, p_h = report(rows, args, meta)
+    print(f"(browser {t_browser:.1f} s, loom {t_loom:.1f} s)", file=sys.stderr)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"meta": meta, "seed": args.seed, "rows": rows}, f, indent=1, ensure_ascii=False)
+    if args.min_agreement is not None and min(p_lines, p_w, p_h) < args.min_agreement:
+        print(f"below --min-agreement {args.min_agreement} %", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
