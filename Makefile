@@ -35,7 +35,8 @@ bench: release
 ## Loom next to Taffy and Yoga on the same trees.
 bench-peers: release
 	python3 bench/gen_trees.py --out bench/trees
-	python3 bench/compare.py --loom .build/release/loom --trees bench/trees
+	python3 bench/peers.py --setup
+	python3 bench/compare.py --loom .build/release/loom --trees bench/trees --out bench-results/compare.json
 
 ## HTTP load with wrk next to a bare libmicrohttpd server.
 bench-http: release

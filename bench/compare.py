@@ -44,7 +44,9 @@ def run_loom(loom, tree_file, runs, timeout):
     if p.returncode != 0:
         tail = (p.stderr or p.stdout or "").strip().splitlines()[-3:]
         return {"status": "error", "error": " | ".join(tail) or f"exit {p.returncode}"}
-    for line in reversed(p.stdout.strip().splitlines()):
+    # The first line is the tree itself; `loom bench` adds a `_coldtext` line for trees with
+    # text (text cache emptied before each run), which is reported apart, not compared.
+    for line in p.stdout.strip().splitlines():
         line = line.strip()
         if line.startswith("{"):
             try:

@@ -107,7 +107,9 @@ WORDS = (
     "wrap break truncate ellipsis label button avatar title subtitle caption headline "
     "beautiful quickly yesterday tomorrow information application development performance "
     "organization experience understanding communication environment responsibility "
-    "Monday October Zürich São Paulo Kraków Ångström façade résumé coöperate jalapeño"
+    "Monday October Zürich São Paulo Kraków Ångström façade résumé coöperate jalapeño "
+    "office official difficult affluent fluffy fifty shuffle waffle flight "
+    "well-known e-mail state-of-the-art self-service x-ray re-enter"
 ).split()
 
 LONG_WORDS = [
@@ -136,6 +138,7 @@ NUMBERS = [
     "ISBN 978-3-16-148410-0", "€ 9,99", "£5", "¥1000", "10×10", "5 ÷ 2", "A-1", "B2B", "3D",
     "COVID-19", "MP3", "1st", "2nd", "3rd", "4.5/5", "x86_64", "UTF-8", "192.168.0.1",
     "010-2030", "beta.2", "1.2.3.4.5.6.7.8.9", "(123)", "[1]", "{2}", "100 km/h", "9:41",
+    "1920x1080", "4x4", "1-2", "2020–2024", "10\u00a0km", "p.\u00a012", "-5", "+5", "50 %", "$ 100",
 ]
 
 PUNCT = [
@@ -144,6 +147,8 @@ PUNCT = [
     "!!!", "???", "#hashtag", "@mention", "a / b", "semi; colon: done.", "it's", "don't",
     "rock 'n' roll", "\"double\"", "x * y = z", "a+b", "C++", "C#", "F#", "...", "--", "•",
     "·", "©2024", "®", "™", "foo_bar", "snake_case_identifier", "camelCaseIdentifier",
+    "a -> b", "x => y", "<=", "!=", "word—word", "Mr.\u00a0Smith", "(see above)", "“nested ‘quotes’”",
+    "end.)", "wait...", "?!", "don’t", "O’Neil", "50/50", "a/b/c",
 ]
 
 SAFE_CHARS = None  # filled in make_strings: characters every font under test has
@@ -407,7 +412,7 @@ async function main() {
       const expect = visible * lh;
       if (Math.abs(height - expect) > 0.05) warn.push(`height ${height} != ${visible} x ${lh}`);
       // Diagnostics: the text of each line (per code unit, by the top of its first rect).
-      const texts = lines.map(() => "");
+      const texts = lines.map(() => ""), charRight = lines.map(() => 0);
       let cur = 0;
       const tops = lines.map(L => L.top);
       for (let k = 0; k < tnode.length; k++) {
@@ -419,10 +424,18 @@ async function main() {
           let best = 0;
           for (let j = 1; j < tops.length; j++) if (Math.abs(tops[j] - t) < Math.abs(tops[best] - t)) best = j;
           cur = best;
+          if (!/[ \t\n]/.test(tnode.data[k]) && rs[0].width > 0)
+            charRight[cur] = Math.max(charRight[cur], rs[0].right - box.left);
         }
         texts[cur] += tnode.data[k];
       }
-      out.results.push({id: c.id, linesTotal: total, lines: visible, truncated: truncated,
+      // Cross-check: a line's width is the right edge of its last non-space character.
+      for (let li = 0; li < visible; li++)
+        if (!(truncated && li === visible - 1) && Math.abs(charRight[li] - widths[li]) > 0.02)
+          warn.push(`line ${li}: fragment right ${widths[li]} != last character right ${charRight[li]}`);
+      // Every line as laid out (hidden ones too, no ellipsis), for classifying differences.
+      const allWidths = lines.map(L => Math.max(0, ...L.rects.filter(x => x.w > 0).map(x => x.r)));
+      out.results.push({id: c.id, linesTotal: total, lines: visible, truncated: truncated, allLineWidths: allWidths,
         width: widths.length ? Math.max(...widths) : 0, height: height, lineWidths: widths,
         lineHeight: lh, lineTexts: texts, cut: cutInfo, warnings: warn});
     }
@@ -551,26 +564,29 @@ class LoomServer:
                 self.proc.wait()
 
 
-def run_loom(binary, cases, scales, use_cli, workers, chunk=100):
-    results = {s: [] for s in scales}
-    if use_cli:
-        for scale in scales:
-            for c in cases:
-                p = subprocess.run([binary, "layout", "-"], input=json.dumps(loom_request(c, scale)),
+class LoomRunner:
+    """Lays out LayoutRequests with a private `loom serve` (batches) or `loom layout -`."""
+
+    def __init__(self, binary, use_cli, workers):
+        self.binary = binary
+        self.server = None if use_cli else LoomServer(binary, workers)
+
+    def layout(self, requests, chunk=100):
+        out = []
+        if self.server is None:
+            for req in requests:
+                p = subprocess.run([self.binary, "layout", "-"], input=json.dumps(req),
                                    capture_output=True, text=True, check=False)
-                if p.returncode != 0:
-                    results[scale].append({"error": p.stderr.strip() or p.stdout.strip()})
-                else:
-                    results[scale].append(json.loads(p.stdout))
-        return results
-    server = LoomServer(binary, workers)
-    try:
-        for scale in scales:
-            for i in range(0, len(cases), chunk):
-                results[scale] += server.batch([loom_request(c, scale) for c in cases[i:i + chunk]])
-    finally:
-        server.stop()
-    return results
+                out.append(json.loads(p.stdout) if p.returncode == 0 else
+                           {"error": p.stderr.strip() or p.stdout.strip()})
+            return out
+        for i in range(0, len(requests), chunk):
+            out += self.server.batch(requests[i:i + chunk])
+        return out
+
+    def stop(self):
+        if self.server is not None:
+            self.server.stop()
 
 
 def loom_entry(resp):
@@ -622,6 +638,59 @@ def compare(cases, browser, loom1, loomraw):
     return rows
 
 
+def is_bad(r):
+    return "error" in r or not (r["linesOK"] and r["wOK"] and r["hOK"])
+
+
+def worst_rows(rows, n):
+    return [r for r in sorted(rows, key=severity, reverse=True) if is_bad(r)][:n]
+
+
+def add_line_diagnostics(rows, runner):
+    """For each line the browser laid out (visible ones and the first hidden one), Loom's
+    width of that line's text alone with no width limit: where it exceeds the container
+    or differs from the browser's width, Loom breaks or measures differently there."""
+    reqs, where = [], []
+    for r in rows:
+        c, b = r["case"], r["browser"]
+        for i, t in enumerate(b["lineTexts"][:b["lines"] + 1]):
+            one = dict(c, text=t, width=None, maxLines=0)
+            req = loom_request(one, RAW_SCALE)
+            req["sizeRange"]["max"]["width"] = None
+            reqs.append(req)
+            where.append((r, i))
+    if not reqs:
+        return
+    for (r, i), resp in zip(where, runner.layout(reqs)):
+        e = loom_entry(resp)
+        r.setdefault("loomLineWidths", []).append(None if e is None else e["width"])
+
+
+# Sequences that Inter's contextual alternates / ligatures change (arrows, x between digits,
+# a hyphen before a digit), and the common f-ligatures of the other fonts.
+CALT_TRIGGERS = re.compile(r"->|=>|<-|<=|>=|\d ?x ?\d|\w-\d|f[fil]")
+EPSILON = 1 / 64  # Chromium's LayoutUnit: a line fits when its width <= available + 1/64
+
+
+def likely_cause(r):
+    """A heuristic label for a disagreement (see the report's 'likely causes')."""
+    c, b = r["case"], r["browser"]
+    if "error" in r:
+        return "loom error"
+    if any(c["width"] - 2 * EPSILON < x <= c["width"] + EPSILON + 1e-9 for x in b["allLineWidths"]):
+        return ("a line within 1/64 px of W: Chromium fits a line up to W + 1/64 px (LayoutUnit "
+                "epsilon), Loom breaks it")
+    if b["truncated"] and c["letterSpacing"]:
+        return ("truncation with letter spacing: Chromium's ellipsis carries no letter spacing "
+                "(fit and width), Loom adds one after \"…\"")
+    if c["letterSpacing"] and CALT_TRIGGERS.search(c["text"]):
+        return ("letter spacing: Chromium turns ligatures and contextual alternates off (e.g. Inter's "
+                "calt: -> => 1x2 1-2), Pango keeps them")
+    if b["truncated"]:
+        return "truncation, other"
+    return "other"
+
+
 def severity(r):
     if "error" in r:
         return (3, 0)
@@ -647,7 +716,7 @@ def fmt_text(s, n=110):
     return s if len(s) <= n else s[:n - 4] + "…\""
 
 
-def report(rows, args, meta, out=sys.stdout):
+def report(rows, worst, args, meta, out=sys.stdout):
     ok = [r for r in rows if "error" not in r]
     n = len(rows)
     p_lines = pct(sum(r["linesOK"] for r in ok), n)
@@ -679,7 +748,7 @@ def report(rows, args, meta, out=sys.stdout):
           f"p95 {q(dhs, .95):+.2f}  max {dhs[-1]:+.2f} px\n")
 
     # Failure rate by feature.
-    bad = lambda r: "error" in r or not (r["linesOK"] and r["wOK"] and r["hOK"])  # noqa: E731
+    bad = is_bad
     w("\ndisagreements (lines, or width/height beyond 1 px) by feature:\n")
     table = {}
     for r in rows:
@@ -699,8 +768,16 @@ def report(rows, args, meta, out=sys.stdout):
             cells.append(f"{v}: {t[1]}/{t[0]} (L{t[2]} W{t[3]} H{t[4]})")
         w(f"  {k:18s} " + ";  ".join(cells) + "\n")
 
-    worst = sorted(rows, key=severity, reverse=True)
-    worst = [r for r in worst if bad(r)][:args.worst]
+    causes = {}
+    for r in rows:
+        if bad(r):
+            causes.setdefault(likely_cause(r), []).append(r["case"]["id"])
+    if causes:
+        w("\nlikely causes of the disagreements (heuristic):\n")
+        for cause, ids in sorted(causes.items(), key=lambda kv: -len(kv[1])):
+            more = ", …" if len(ids) > 8 else ""
+            w(f"  {len(ids):4d}  {cause}  (e.g. #{', #'.join(map(str, ids[:8]))}{more})\n")
+
     if worst:
         w(f"\nworst {len(worst)} disagreements (Loom raw = scale {RAW_SCALE}; Δ = Loom − browser):\n")
     for r in worst:
@@ -716,12 +793,18 @@ def report(rows, args, meta, out=sys.stdout):
         w(f"   browser lines {b['lines']}/{b['linesTotal']}{' truncated' if b['truncated'] else ''} "
           f"w {r['bw']:.3f} h {r['bh']:.3f}   |  loom lines {l1['lines']}{' truncated' if l1['truncated'] else ''} "
           f"w {lr['width']:.3f} h {lr['height']:.3f}   Δw {r['dw']:+.3f} Δh {r['dh']:+.3f}\n")
-        for i, t in enumerate(b["lineTexts"][:max(b["lines"] + 1, 4)]):
+        w("   browser lines (width as laid out | Loom's width of that text alone, '>' = wider than W):\n")
+        shown = b["lineTexts"][:b["lines"] + 1]
+        for i, t in enumerate(shown):
             mark = "" if i < b["lines"] else " (hidden)"
             width = f"{b['lineWidths'][i]:8.3f}" if i < len(b["lineWidths"]) else "        "
-            w(f"   {i + 1:2d} {width} {fmt_text(t, 100)}{mark}\n")
-        if len(b["lineTexts"]) > max(b["lines"] + 1, 4):
-            w(f"      … {len(b['lineTexts']) - max(b['lines'] + 1, 4)} more lines\n")
+            lw = (r.get("loomLineWidths") or [])
+            lw = lw[i] if i < len(lw) else None
+            lws = "        " if lw is None else f"{lw:8.3f}"
+            flag = ">" if lw is not None and lw > c["width"] + 1e-9 else " "
+            w(f"   {i + 1:3d} {width} |{lws}{flag} {fmt_text(t, 90)}{mark}\n")
+        if len(b["lineTexts"]) > len(shown):
+            w(f"       … {len(b['lineTexts']) - len(shown)} more lines\n")
         if b.get("cut"):
             cut = b["cut"]
             w(f"   clamped line: whole {cut['full']:.3f}, kept {cut['visible']:.3f}, + ellipsis {cut['ellipsis']:.3f}\n")
@@ -777,6 +860,7 @@ def main():
 
     workdir = args.keep or tempfile.mkdtemp(prefix="loom-text-cmp-")
     os.makedirs(workdir, exist_ok=True)
+    runner = None
     try:
         page = os.path.join(os.path.abspath(workdir), "cases.html")
         with open(page, "w", encoding="utf-8") as f:
@@ -785,23 +869,28 @@ def main():
         browser = run_chromium(args.chromium, page, workdir, args.virtual_time_budget, args.timeout)
         t_browser = time.time() - t0
         if browser["errors"]:
-            for e in browser["errors"]:
-                print("error: browser: " + e, file=sys.stderr)
-            return 2
+            raise RuntimeError("browser: " + "; ".join(browser["errors"]))
         if len(browser["results"]) != len(cases):
-            print("error: browser returned a different number of results", file=sys.stderr)
-            return 2
+            raise RuntimeError("browser returned a different number of results")
         t0 = time.time()
-        loom = run_loom(args.loom, cases, [1, RAW_SCALE], args.cli, args.workers)
+        runner = LoomRunner(args.loom, args.cli, args.workers)
+        loom = {scale: runner.layout([loom_request(c, scale) for c in cases]) for scale in (1, RAW_SCALE)}
         t_loom = time.time() - t0
-        loom1 = [loom_entry(x) for x in loom[1]]
-        loomraw = [loom_entry(x) for x in loom[RAW_SCALE]]
+        rows = compare(cases, browser["results"], [loom_entry(x) for x in loom[1]],
+                       [loom_entry(x) for x in loom[RAW_SCALE]])
+        worst = worst_rows(rows, args.worst)
+        add_line_diagnostics(worst, runner)
         if args.keep:
             with open(os.path.join(workdir, "browser.json"), "w") as f:
                 json.dump(browser, f, indent=1, ensure_ascii=False)
             with open(os.path.join(workdir, "loom.json"), "w") as f:
                 json.dump({str(k): v for k, v in loom.items()}, f, ensure_ascii=False)
+    except (RuntimeError, OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     finally:
+        if runner is not None:
+            runner.stop()
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
 
@@ -809,8 +898,7 @@ def main():
     meta = {"chromium": chromium_version(args.chromium) + " — " + browser["userAgent"].split(")")[-1].strip(),
             "dpr": browser["dpr"], "loom": os.path.abspath(args.loom), "strings": len({c["string"] for c in cases}),
             "warnings": warnings}
-    rows = compare(cases, browser["results"], loom1, loomraw)
-    p_lines, p_w, p_h = report(rows, args, meta)
+    p_lines, p_w, p_h = report(rows, worst, args, meta)
     print(f"(browser {t_browser:.1f} s, loom {t_loom:.1f} s)", file=sys.stderr)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

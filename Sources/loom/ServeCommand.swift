@@ -47,7 +47,7 @@ struct ServeCommand: ParsableCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let pool = LayoutPool(workers: setting(workers, "LOOM_WORKERS", cores), queueLimit: setting(queueLimit, "LOOM_QUEUE_LIMIT", 256))
         let router = Router(service: service, pool: pool, metrics: metrics, logger: logger,
-                            fontsJSON: { FontListing.json(measurer) },
+                            fontsJSON: { measurer.familiesJSON() },
                             textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
 
         let origins = setting(corsOrigins, "LOOM_CORS_ORIGINS", "*").split(separator: ",").map {
@@ -79,6 +79,7 @@ struct ServeCommand: ParsableCommand {
                 let idle = server.waitUntilIdle(timeout: drain)
                 server.stop()
                 logger.info("stopped", metadata: ["drained": "\(idle)"])
+                LogOutput.shared.flush()
                 Foundation.exit(0)
             }
             source.resume()

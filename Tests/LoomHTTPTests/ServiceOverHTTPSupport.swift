@@ -45,7 +45,7 @@ final class LoomTestServer {
         let service = LayoutService(configuration: config, textMeasurer: measurer, metrics: metrics)
         let pool = LayoutPool(workers: settings.workers, queueLimit: settings.queueLimit)
         let router = Router(service: service, pool: pool, metrics: metrics, logger: logger,
-                            fontsJSON: { ServiceOverHTTPFonts.json(measurer) },
+                            fontsJSON: { measurer.familiesJSON() },
                             textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
         let httpConfig = HTTPServer.Configuration(
             host: "127.0.0.1", port: 0, maxBodyBytes: settings.maxBodyBytes,
@@ -61,33 +61,6 @@ final class LoomTestServer {
         self.pool = pool
         self.router = router
         self.metrics = metrics
-    }
-}
-
-/// `GET /fonts` as `loom serve` builds it (FontListing lives in the executable target).
-enum ServiceOverHTTPFonts {
-    static func json(_ measurer: PangoTextMeasurer) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("families"); w.beginArray()
-        for f in measurer.availableFamilies() {
-            w.beginObject()
-            w.key("family"); w.string(f.name)
-            w.key("aliases"); w.beginArray(); for a in f.aliases { w.string(a) }; w.endArray()
-            w.key("faces"); w.beginArray()
-            for face in f.faces {
-                w.beginObject()
-                w.key("style"); w.string(face.style)
-                w.key("weight"); w.int(face.weight)
-                w.key("italic"); w.bool(face.italic)
-                w.endObject()
-            }
-            w.endArray()
-            w.endObject()
-        }
-        w.endArray()
-        w.endObject()
-        return w.bytes
     }
 }
 
