@@ -13,7 +13,7 @@
 #   SCHEMATHESIS_MAX_EXAMPLES  examples per operation (default 25)
 #   SCHEMATHESIS_SECONDS       time budget of the schemathesis run (default 60)
 #   SCHEMATHESIS_VERSION       pinned version installed into .venv-system (default 4.32.5)
-#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground soak")
+#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground textcompare soak")
 #   CHROMIUM            the browser (default: chromium, chromium-browser or google-chrome)
 set -euo pipefail
 
@@ -25,7 +25,7 @@ SOAK_SECONDS=${SOAK_SECONDS:-30}
 SCHEMATHESIS_MAX_EXAMPLES=${SCHEMATHESIS_MAX_EXAMPLES:-25}
 SCHEMATHESIS_SECONDS=${SCHEMATHESIS_SECONDS:-60}
 SCHEMATHESIS_VERSION=${SCHEMATHESIS_VERSION:-4.32.5}
-SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground soak}
+SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground textcompare soak}
 SWIFT=${SWIFT:-swift}
 VENV=$ROOT/.venv-system
 
@@ -183,6 +183,20 @@ step_playground() {
 }
 
 # --- d. soak ------------------------------------------------------------------------------
+# Loom's text sizes against headless Chromium laying out the same strings in the same font
+# files (640 deterministic cases): at least 99 % must agree on lines, width and height (±1 px).
+step_textcompare() {
+  local browser=${CHROMIUM:-}
+  if [ -z "$browser" ]; then
+    for b in chromium chromium-browser google-chrome; do
+      command -v "$b" >/dev/null && { browser=$b; break; }
+    done
+  fi
+  [ -n "$browser" ] || { echo "textcompare: no chromium (scripts/install-deps.sh test installs it)" >&2; return 1; }
+  timeout -k 5 300 python3 scripts/compare-text-with-chromium.py --loom "$LOOM_BIN" --chromium "$browser" \
+    --min-agreement 99 | tail -3
+}
+
 step_soak() {
   start_loom soak --workers 2 --queue-limit 512 --max-body-bytes 1048576 --max-depth 128 \
     --connection-timeout 3 --cache-entries 2000 --cache-bytes 8388608

@@ -249,7 +249,9 @@ final class PangoEngine {
         if width.isNaN || width >= 2_000_000 {
             pango_layout_set_width(layout, -1)
         } else {
-            pango_layout_set_width(layout, Int32((max(0, width) * Double(LOOM_PANGO_SCALE)).rounded(.down)))
+            // Chromium keeps a line that overshoots the width by up to its layout unit
+            // (1/64 px): wrap at the same point.
+            pango_layout_set_width(layout, Int32(((max(0, width) + 1.0 / 64) * Double(LOOM_PANGO_SCALE)).rounded(.down)))
         }
 
         let list = pango_attr_list_new()!
@@ -281,6 +283,11 @@ final class PangoEngine {
                 attr.pointee.start_index = UInt32(prepared.byteOffset[i])
                 attr.pointee.end_index = UInt32(prepared.byteOffset[j])
                 pango_attr_list_insert(list, attr)
+                // Chromium turns ligatures and contextual alternates off under letter spacing.
+                let features = pango_attr_font_features_new("liga 0, clig 0, calt 0")!
+                features.pointee.start_index = UInt32(prepared.byteOffset[i])
+                features.pointee.end_index = UInt32(prepared.byteOffset[j])
+                pango_attr_list_insert(list, features)
             }
             i = j
         }
@@ -456,8 +463,11 @@ final class PangoEngine {
         return widths
     }
 
-    /// CSS width of the truncation token: the text's own font and letter spacing.
-    private func tokenWidth(_ token: String, font: EngineFont, spacing: Double) -> Double {
+    /// Width of the truncation token in the text's own font. Chromium draws its ellipsis
+    /// without letter spacing, both when fitting it and in the line's width (measured
+    /// against headless Chromium 156 with scripts/compare-text-with-chromium.py), so
+    /// `spacing` is not added.
+    private func tokenWidth(_ token: String, font: EngineFont, spacing _: Double) -> Double {
         if token.isEmpty { return 0 }
         let key = TokenKey(text: token, font: font.resolved)
         let measured: (width: Double, graphemes: Int)
@@ -478,7 +488,7 @@ final class PangoEngine {
             measured = (Double(logical.width) / Double(LOOM_PANGO_SCALE), token.count)
             tokenWidths[key] = measured
         }
-        return measured.width + Double(measured.graphemes) * spacing
+        return measured.width
     }
 
     private func truncatedLineWidth(text: TextAttributes, prepared: PreparedText, lines: [LineInfo], lastVisible: Int,
