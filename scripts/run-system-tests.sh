@@ -151,13 +151,17 @@ step_schemathesis() {
 }
 
 # --- c. playground in headless Chromium ---------------------------------------------------
+# $CHROMIUM, or the first Chromium on the PATH (empty if none).
+find_chromium() {
+  if [ -n "${CHROMIUM:-}" ]; then echo "$CHROMIUM"; return; fi
+  for b in chromium chromium-browser google-chrome; do
+    command -v "$b" >/dev/null && { echo "$b"; return; }
+  done
+}
+
 step_playground() {
-  local browser=${CHROMIUM:-}
-  if [ -z "$browser" ]; then
-    for b in chromium chromium-browser google-chrome; do
-      command -v "$b" >/dev/null && { browser=$b; break; }
-    done
-  fi
+  local browser
+  browser=$(find_chromium)
   [ -n "$browser" ] || { echo "playground: no chromium (scripts/install-deps.sh test installs it)" >&2; return 1; }
   start_loom playground --workers 2
   local pid=$LOOM_PID rc=0 dom=$WORK/playground.html
@@ -186,12 +190,8 @@ step_playground() {
 # Loom's text sizes against headless Chromium laying out the same strings in the same font
 # files (640 deterministic cases): at least 99 % must agree on lines, width and height (±1 px).
 step_textcompare() {
-  local browser=${CHROMIUM:-}
-  if [ -z "$browser" ]; then
-    for b in chromium chromium-browser google-chrome; do
-      command -v "$b" >/dev/null && { browser=$b; break; }
-    done
-  fi
+  local browser
+  browser=$(find_chromium)
   [ -n "$browser" ] || { echo "textcompare: no chromium (scripts/install-deps.sh test installs it)" >&2; return 1; }
   timeout -k 5 300 python3 scripts/compare-text-with-chromium.py --loom "$LOOM_BIN" --chromium "$browser" \
     --min-agreement 99 | tail -3
