@@ -36,8 +36,11 @@ struct ServeCommand: ParsableCommand {
         let dirs = resolveFontDirs(fontDirs)
         let measurer = try makeTextMeasurer(fontDirs: dirs)
 
+        let depth = setting(maxDepth, "LOOM_MAX_DEPTH", 512)
+        // The decoder and the engine recurse once per level on 8 MiB pool-thread stacks.
+        guard (1...1024).contains(depth) else { throw ValidationError("--max-depth / LOOM_MAX_DEPTH must be 1…1024") }
         var config = ServiceConfiguration()
-        config.limits = DecodeLimits(maxDepth: setting(maxDepth, "LOOM_MAX_DEPTH", 512),
+        config.limits = DecodeLimits(maxDepth: depth,
                                      maxNodes: setting(maxNodes, "LOOM_MAX_NODES", 100_000))
         config.cacheEntries = setting(cacheEntries, "LOOM_CACHE_ENTRIES", 10_000)
         config.cacheBytes = setting(cacheBytes, "LOOM_CACHE_BYTES", 64 << 20)
