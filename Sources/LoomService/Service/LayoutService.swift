@@ -50,7 +50,9 @@ public final class LayoutService: @unchecked Sendable {
     }
     public final class CachedResponse: @unchecked Sendable {
         public let body: [UInt8]
-        init(body: [UInt8]) { self.body = body }
+        /// The key in hex, formatted once (it is a header of every hit).
+        public let keyHex: String
+        init(body: [UInt8], keyHex: String) { self.body = body; self.keyHex = keyHex }
     }
 
     public init(configuration: ServiceConfiguration = ServiceConfiguration(), textMeasurer: TextMeasuring?,
@@ -73,7 +75,7 @@ public final class LayoutService: @unchecked Sendable {
     private func cachedOutcome(_ raw: RawKey, _ format: OutputFormat) -> LayoutOutcome? {
         guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else { return nil }
         metrics?.cacheHit()
-        return LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: key.hex, cacheHit: true)
+        return LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true)
     }
 
     /// One request body → one response.
@@ -98,7 +100,7 @@ public final class LayoutService: @unchecked Sendable {
         let key = responseKey(request, format)
         if let cached = responseCache.value(for: key) {
             metrics?.cacheHit()
-            return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: key.hex, cacheHit: true))
+            return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true))
         }
         metrics?.cacheMiss()
         let layout = computeLayout(request)
@@ -107,8 +109,9 @@ public final class LayoutService: @unchecked Sendable {
         case .json: body = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs).encode(root: request.root, layout: layout)
         case .svg: body = SVGRenderer(scale: request.scale).render(root: request.root, layout: layout)
         }
-        responseCache.set(CachedResponse(body: body), for: key, cost: body.count + 160)
-        return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: body, key: key.hex, cacheHit: false))
+        let hex = key.hex
+        responseCache.set(CachedResponse(body: body, keyHex: hex), for: key, cost: body.count + 224)
+        return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: body, key: hex, cacheHit: false))
     }
 
     /// Lay a decoded request out (no response cache; the subtree cache is used).
