@@ -308,3 +308,13 @@ func gunzipWithSystemTool(_ data: [UInt8]) throws -> [UInt8] {
     }
     return [UInt8](output)
 }
+
+/// Polls `condition` every 5 ms until it holds or `timeout` seconds pass; its last answer.
+func waitFor(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(5_000)
+    }
+    return condition()
+}

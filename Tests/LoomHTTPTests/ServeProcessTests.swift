@@ -230,12 +230,4 @@ final class ServeProcessTests: XCTestCase {
         XCTAssertThrowsError(try RawHTTPClient(port: port, timeout: 2))
     }
 
-    func waitFor(_ timeout: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
 }

@@ -56,12 +56,4 @@ class HTTPServerTestCase: XCTestCase {
         ], body: request.body))
     }
 
-    func waitFor(_ timeout: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
 }

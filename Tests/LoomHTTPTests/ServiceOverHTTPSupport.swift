@@ -165,12 +165,4 @@ class ServiceOverHTTPTestCase: XCTestCase {
         return #"{"root": \#(element)}"#
     }
 
-    func waitFor(_ timeout: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
 }
