@@ -79,15 +79,21 @@ public final class Router: @unchecked Sendable {
             let batch = request.path == "/layout/batch"
             // A byte-identical request already answered: reply from the cache right here,
             // without a trip through the pool or suspending the connection.
-            if !batch, let hit = service.cachedOutcome(body: request.body, format: format) {
-                return answer(Router.layoutResponse(hit))
+            let missKey: LayoutService.RawKey?
+            if batch {
+                missKey = nil
+            } else {
+                switch service.lookup(body: request.body, format: format) {
+                case .hit(let outcome): return answer(Router.layoutResponse(outcome))
+                case .miss(let raw): missKey = raw
+                }
             }
             let accepted = pool.submit {
-                if batch {
+                if let raw = missKey {
+                    answer(Router.layoutResponse(service.layout(body: request.body, format: format, miss: raw)))
+                } else {
                     let outcome = service.batch(body: request.body, forEachParallel: LayoutPool.forEachParallel)
                     answer(HTTPResponse(status: outcome.status, headers: [("Content-Type", outcome.contentType)], body: outcome.body))
-                } else {
-                    answer(Router.layoutResponse(service.layout(body: request.body, format: format)))
                 }
             }
             if !accepted {

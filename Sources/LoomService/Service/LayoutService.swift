@@ -66,22 +66,32 @@ public final class LayoutService: @unchecked Sendable {
         self.metrics = metrics
     }
 
-    /// The cached response for exactly these bytes, if any: a digest of the body and two
-    /// lookups, no decoding. Cheap enough to run on the HTTP thread.
-    public func cachedOutcome(body: [UInt8], format: OutputFormat = .json) -> LayoutOutcome? {
-        cachedOutcome(rawKey(body, format), format)
+    /// What the cache holds for exactly these bytes.
+    public enum CacheLookup {
+        case hit(LayoutOutcome)
+        /// Not cached; the raw key to hand to `layout(body:format:miss:)`.
+        case miss(RawKey)
     }
 
-    private func cachedOutcome(_ raw: RawKey, _ format: OutputFormat) -> LayoutOutcome? {
-        guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else { return nil }
+    /// The cached response for exactly these bytes, if any: a digest of the body and two
+    /// lookups, no decoding. Cheap enough to run on the HTTP thread.
+    public func lookup(body: [UInt8], format: OutputFormat = .json) -> CacheLookup {
+        let raw = rawKey(body, format)
+        guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else { return .miss(raw) }
         metrics?.cacheHit()
-        return LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true)
+        return .hit(LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true))
     }
 
     /// One request body → one response.
     public func layout(body: [UInt8], format: OutputFormat = .json) -> LayoutOutcome {
-        let raw = rawKey(body, format)
-        if let hit = cachedOutcome(raw, format) { return hit }
+        switch lookup(body: body, format: format) {
+        case .hit(let outcome): return outcome
+        case .miss(let raw): return layout(body: body, format: format, miss: raw)
+        }
+    }
+
+    /// A body `lookup` found no answer for: decode, lay out, encode, cache.
+    public func layout(body: [UInt8], format: OutputFormat, miss raw: RawKey) -> LayoutOutcome {
         do {
             let request = try decoder.decode(body: body)
             let (key, outcome) = layout(request, format: format)
