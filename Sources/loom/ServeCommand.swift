@@ -49,7 +49,7 @@ struct ServeCommand: ParsableCommand {
         let service = LayoutService(configuration: config, textMeasurer: measurer, metrics: metrics)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let pool = LayoutPool(workers: setting(workers, "LOOM_WORKERS", cores), queueLimit: setting(queueLimit, "LOOM_QUEUE_LIMIT", 256))
-        let router = Router(service: service, pool: pool, metrics: metrics, logger: logger,
+        let router = Router(service: service, pool: pool, metrics: metrics,
                             fontsJSON: { measurer.familiesJSON() },
                             textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
 

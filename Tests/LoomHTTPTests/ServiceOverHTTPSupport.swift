@@ -44,7 +44,7 @@ final class LoomTestServer {
         let metrics = ServiceMetrics()
         let service = LayoutService(configuration: config, textMeasurer: measurer, metrics: metrics)
         let pool = LayoutPool(workers: settings.workers, queueLimit: settings.queueLimit)
-        let router = Router(service: service, pool: pool, metrics: metrics, logger: logger,
+        let router = Router(service: service, pool: pool, metrics: metrics,
                             fontsJSON: { measurer.familiesJSON() },
                             textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
         let httpConfig = HTTPServer.Configuration(

@@ -27,9 +27,6 @@ public final class Layout: @unchecked Sendable {
         for s in sublayouts { count &+= s.layout.subtreeCount }
         self.subtreeCount = count
     }
-
-    /// Rough heap footprint, for byte-bounded caches.
-    public var approximateBytes: Int { 64 + sublayouts.count * 40 }
 }
 
 /// One child layout placed by its parent. Positions are stored raw (not rounded), as

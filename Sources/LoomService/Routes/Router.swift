@@ -1,7 +1,7 @@
 import Foundation
 import LoomHTTP
 import LoomLayout
-import Logging
+import Synchronization
 
 /// Maps HTTP requests to the service: every route of the wire format. Layout work runs on
 /// the pool; the HTTP thread only parses the route and hands the job over.
@@ -11,24 +11,21 @@ public final class Router: @unchecked Sendable {
     public let metrics: ServiceMetrics
     private let fontsJSON: @Sendable () -> [UInt8]
     private let textCacheStatistics: @Sendable () -> (hits: Int, misses: Int)?
-    private let logger: Logger
-    private let drainingFlag = NSLockLike()
-    private var draining = false
+    private let draining = Atomic<Bool>(false)
 
-    public init(service: LayoutService, pool: LayoutPool, metrics: ServiceMetrics, logger: Logger,
+    public init(service: LayoutService, pool: LayoutPool, metrics: ServiceMetrics,
                 fontsJSON: @escaping @Sendable () -> [UInt8],
                 textCacheStatistics: @escaping @Sendable () -> (hits: Int, misses: Int)? = { nil }) {
         self.service = service
         self.pool = pool
         self.metrics = metrics
-        self.logger = logger
         self.fontsJSON = fontsJSON
         self.textCacheStatistics = textCacheStatistics
     }
 
     /// After SIGTERM: /readyz answers 503 so load balancers stop sending.
-    public func setDraining() { drainingFlag.withLock { draining = true } }
-    private var isDraining: Bool { drainingFlag.withLock { draining } }
+    public func setDraining() { draining.store(true, ordering: .relaxed) }
+    private var isDraining: Bool { draining.load(ordering: .relaxed) }
 
     static let routes: [String: Set<String>] = [
         "/layout": ["POST"], "/layout/batch": ["POST"], "/healthz": ["GET"], "/readyz": ["GET"],

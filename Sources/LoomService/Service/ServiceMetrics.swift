@@ -1,5 +1,7 @@
 import CoreMetrics
+import LoomLayout
 import Prometheus
+import Synchronization
 
 /// The service's metrics through swift-metrics, with a Prometheus registry as the backend.
 /// Each service owns its registry (no global bootstrap), so tests can run several.
@@ -17,9 +19,8 @@ public final class ServiceMetrics: @unchecked Sendable {
     private let subtreeHits: CoreMetrics.Gauge
     private let textHits: CoreMetrics.Gauge
     private let textMisses: CoreMetrics.Gauge
-    private let lock = NSLockLike()
-    private var requestCounters: [String: CoreMetrics.Counter] = [:]
-    private var latencyTimers: [String: CoreMetrics.Timer] = [:]
+    /// Per-(route, method, status) counters and per-route timers, made on first use.
+    private let perRoute = Mutex<(counters: [String: CoreMetrics.Counter], timers: [String: CoreMetrics.Timer])>(([:], [:]))
 
     public init() {
         var f = PrometheusMetricsFactory(registry: registry)
@@ -49,15 +50,15 @@ public final class ServiceMetrics: @unchecked Sendable {
     /// One answered HTTP request.
     public func request(route: String, method: String, status: Int, seconds: Double) {
         let key = "\(route) \(method) \(status)"
-        let (counter, timer) = lock.withLock { () -> (CoreMetrics.Counter, CoreMetrics.Timer) in
-            if let c = requestCounters[key], let t = latencyTimers[route] { return (c, t) }
-            let c = requestCounters[key] ?? CoreMetrics.Counter(label: "loom_http_requests_total",
-                                                    dimensions: [("route", route), ("method", method), ("status", String(status))],
-                                                    factory: factory)
-            let t = latencyTimers[route] ?? CoreMetrics.Timer(label: "loom_http_request_duration_seconds", dimensions: [("route", route)],
-                                                  factory: factory)
-            requestCounters[key] = c
-            latencyTimers[route] = t
+        let factory = self.factory
+        let (counter, timer) = perRoute.withLock { maps -> (CoreMetrics.Counter, CoreMetrics.Timer) in
+            let c = maps.counters[key] ?? CoreMetrics.Counter(label: "loom_http_requests_total",
+                                                              dimensions: [("route", route), ("method", method), ("status", String(status))],
+                                                              factory: factory)
+            let t = maps.timers[route] ?? CoreMetrics.Timer(label: "loom_http_request_duration_seconds", dimensions: [("route", route)],
+                                                            factory: factory)
+            maps.counters[key] = c
+            maps.timers[route] = t
             return (c, t)
         }
         counter.increment()
@@ -80,11 +81,3 @@ public final class ServiceMetrics: @unchecked Sendable {
     }
 }
 
-import Synchronization
-import LoomLayout
-
-/// A tiny mutex wrapper for maps guarded in this file.
-final class NSLockLike: @unchecked Sendable {
-    private let m = Mutex<Void>(())
-    func withLock<T>(_ body: () throws -> T) rethrows -> T { try m.withLock { _ in try body() } }
-}
