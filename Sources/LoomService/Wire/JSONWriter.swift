@@ -108,18 +108,4 @@ public struct JSONWriter {
         bytes.append(contentsOf: json)
         needsComma = true
     }
-
-    /// Write a parsed value back out.
-    public mutating func value(_ v: JSONValue) {
-        switch v {
-        case .null: null()
-        case .bool(let b): bool(b)
-        case .number(let d): number(d)
-        case .string(let s): string(s)
-        case .array(let items):
-            beginArray(); for item in items { value(item) }; endArray()
-        case .object(let members):
-            beginObject(); for m in members { key(m.key); value(m.value) }; endObject()
-        }
-    }
 }
