@@ -5,115 +5,155 @@ import LoomLayout
 /// tree spelled differently (key order, whitespace, `50` vs `50.0`, defaults written or left
 /// out) hashes the same, and any change that can change a frame changes the hash.
 ///
-/// Each element is written as a canonical record (type, style, fields, child count) in
-/// post-order. The request key is SHA-256 over all records (deterministic across replicas,
-/// collision-resistant, returned as `X-Layout-Key`). Each subtree also gets a 128-bit digest
-/// for the shared subtree cache: SipHash (Swift's `Hasher`, keyed with this process's
-/// random seed) over its record and its children's digests, so clients can neither see nor
-/// aim at these keys. Ids and image URLs are not in any record (they never change a
-/// frame); the request key adds them separately, so cells that differ only in them share
-/// measurements.
+/// Each element is written as a canonical record (kind, the style fields that differ from
+/// the defaults, the kind's fields, child count) in post-order. The request key is SHA-256
+/// over all records (deterministic across replicas, collision-resistant, returned as
+/// `X-Layout-Key`). Subtrees of at least `sharedSubtreeMinimumElements` elements below the
+/// root also get a 128-bit digest for the shared subtree cache: SipHash (Swift's `Hasher`,
+/// keyed with this process's random seed) over the subtree root's record and its
+/// children's digests, so clients can neither see nor aim at these keys. Ids and image URLs
+/// are not in any record (they never change a frame); the request key adds them
+/// separately, so cells that differ only in them share measurements.
 public enum TreeDigest {
     /// Subtrees at least this large are offered to the shared subtree cache.
     public static let sharedSubtreeMinimumElements = 6
 
-    /// Two independent streams for a 128-bit subtree digest.
-    private static let salts: (UInt64, UInt64) = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
-
-    /// Digest every element, mark the ones worth sharing, and return the tree's SHA-256
+    /// Digest every element, mark the subtrees worth sharing, and return the tree's SHA-256
     /// (first 128 bits) and a digest of all ids and URLs (pre-order), which change the
     /// response but not the layout.
     public static func compute(_ root: LayoutElement) -> (tree: ElementDigest, ids: ElementDigest) {
-        var writer = DigestWriter()
-        var tree: [UInt8] = []
-        tree.reserveCapacity(4096)
-        var ids = SHA256()
-        var preorder: UInt64 = 0
-        _ = visit(root, &writer, &tree, &ids, &preorder, isRoot: true)
-        return (ElementDigest(SHA256.hash(data: tree)), ElementDigest(ids.finalize()))
+        var walk = RecordWalk()
+        walk.visit(root)
+        let tree = walk.records.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
+        let ids = walk.ids.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
+        // Only subtrees below the root's children can be large enough to share; a subtree
+        // too small to share has no large subtree inside either.
+        var k = 1
+        for child in root.layoutChildren {
+            if walk.counts[k] >= sharedSubtreeMinimumElements { _ = walk.subtreeDigest(child, k) }
+            k += walk.counts[k]
+        }
+        return (tree, ids)
+    }
+}
+
+/// One walk over the tree: canonical records (post-order, into `records`), ids and URLs
+/// (`ids`), and per element in pre-order its subtree size and where its record is.
+private struct RecordWalk {
+    var records = CanonicalBytes()
+    var ids = CanonicalBytes()
+    /// By pre-order index: elements in the subtree, and the record's byte range.
+    var counts: [Int] = []
+    var recordRanges: [Range<Int>] = []
+
+    init() {
+        records.reserve(1 << 14)
+        counts.reserveCapacity(256)
+        recordRanges.reserveCapacity(256)
     }
 
-    private static func visit(_ e: LayoutElement, _ w: inout DigestWriter, _ tree: inout [UInt8], _ ids: inout SHA256,
-                              _ preorder: inout UInt64, isRoot: Bool) -> (ElementDigest, Int) {
-        // What changes the response but never a frame: ids and image URLs.
+    mutating func visit(_ e: LayoutElement) {
+        let index = counts.count
+        counts.append(0)
+        recordRanges.append(0 ..< 0)
+        // What changes the response but never a frame: ids and image URLs, length-prefixed
+        // (they may hold any byte, so a terminator would let one id spell another's entries).
         let url = (e as? ImageNode)?.url
         if e.id != nil || url != nil {
-            var idx = preorder
-            withUnsafeBytes(of: &idx) { ids.update(bufferPointer: $0) }
-            // Length-prefixed: ids and URLs may contain any byte (\u0000 included), so a
-            // terminator alone would let one crafted id spell another tree's id + URL entries.
-            func put(_ tag: UInt8, _ s: String) {
-                var n = UInt64(s.utf8.count).littleEndian
-                ids.update(data: [tag])
-                withUnsafeBytes(of: &n) { ids.update(bufferPointer: $0) }
-                ids.update(data: Array(s.utf8))
-            }
-            if let id = e.id { put(1, id) }
-            if let url { put(2, url) }
+            ids.u64(UInt64(index))
+            if let id = e.id { ids.byte(1); ids.string(id) }
+            if let url { ids.byte(2); ids.string(url) }
         }
-        preorder &+= 1
         let kids = e.layoutChildren
+        for child in kids { visit(child) }
+        let start = records.count
+        Self.record(e, &records)
+        records.u64(UInt64(kids.count))
+        counts[index] = counts.count - index
+        recordRanges[index] = start ..< records.count
+    }
+
+    /// The subtree digest of `e` (pre-order index `index`), marking shared subtrees.
+    mutating func subtreeDigest(_ e: LayoutElement, _ index: Int) -> ElementDigest {
         var h1 = Hasher(), h2 = Hasher()
-        h1.combine(salts.0)
-        h2.combine(salts.1)
-        var count = 1
-        for child in kids {
-            let (d, n) = visit(child, &w, &tree, &ids, &preorder, isRoot: false)
+        h1.combine(TreeDigestSalts.first)
+        h2.combine(TreeDigestSalts.second)
+        var k = index + 1
+        for child in e.layoutChildren {
+            let d = subtreeDigest(child, k)
             h1.combine(d.high); h1.combine(d.low)
             h2.combine(d.high); h2.combine(d.low)
-            count += n
+            k += counts[k]
         }
-        w.reset()
-        w.string(e.typeName)
-        w.style(e.style)
-        fields(e, &w)
-        w.int(kids.count)
-        w.withBytes { bytes in
-            tree.append(contentsOf: bytes)
+        records.withBytes(recordRanges[index]) { bytes in
             h1.combine(bytes: bytes)
             h2.combine(bytes: bytes)
         }
         let digest = ElementDigest(high: UInt64(bitPattern: Int64(h1.finalize())), low: UInt64(bitPattern: Int64(h2.finalize())))
-        e.digest = (!isRoot && count >= sharedSubtreeMinimumElements) ? digest : nil
-        return (digest, count)
+        if counts[index] >= TreeDigest.sharedSubtreeMinimumElements { e.digest = digest }
+        return digest
     }
 
-    /// The layout-relevant fields of each element kind.
-    private static func fields(_ e: LayoutElement, _ w: inout DigestWriter) {
-        switch e {
-        case let s as StackLayoutSpec:
-            w.string(s.direction.rawValue); w.double(s.spacing); w.string(s.justifyContent.rawValue)
-            w.string(s.alignItems.rawValue); w.string(s.flexWrap.rawValue); w.string(s.alignContent.rawValue)
+    /// The layout-relevant fields of one element.
+    static func record(_ e: LayoutElement, _ w: inout CanonicalBytes) {
+        let kind = ObjectIdentifier(type(of: e))
+        if kind == ObjectIdentifier(DisplayNode.self) {
+            let n = unsafeDowncast(e, to: DisplayNode.self)
+            w.byte(1); w.style(e.style); w.optionalSize(n.intrinsicSize); w.byte(n.layoutSpec != nil ? 1 : 0)
+        } else if kind == ObjectIdentifier(StackLayoutSpec.self) {
+            let s = unsafeDowncast(e, to: StackLayoutSpec.self)
+            w.byte(2); w.style(e.style)
+            w.name(s.direction.rawValue); w.double(s.spacing); w.name(s.justifyContent.rawValue)
+            w.name(s.alignItems.rawValue); w.name(s.flexWrap.rawValue); w.name(s.alignContent.rawValue)
             w.double(s.lineSpacing)
             // `concurrent` and the alignment sugar never change a frame (the effective
             // justify/alignItems above already include the alignments).
-        case let s as InsetLayoutSpec:
-            w.insets(s.insets)
-        case let s as CenterLayoutSpec:
-            w.string(s.centeringOptions.rawValue); w.string(s.sizingOptions.rawValue)
-        case let s as RelativeLayoutSpec:
-            w.string(s.horizontalPosition.rawValue); w.string(s.verticalPosition.rawValue); w.int(s.sizingOption.rawValue)
-        case let s as RatioLayoutSpec:
-            w.double(s.ratio)
-        case let s as AbsoluteLayoutSpec:
-            w.string(s.sizing.rawValue)
-        case let s as CornerLayoutSpec:
-            w.string(s.cornerLocation.rawValue); w.double(s.offset.x); w.double(s.offset.y); w.bool(s.wrapsCorner)
-        case let n as TextNode:
-            w.text(n.attributes); w.insets(n.textContainerInset)
-        case let n as ButtonNode:
-            w.double(n.contentSpacing); w.bool(n.laysOutHorizontally)
-            w.string(n.contentHorizontalAlignment.rawValue); w.string(n.contentVerticalAlignment.rawValue)
-            w.insets(n.contentEdgeInsets); w.string(n.imageAlignment.rawValue)
-            w.bool(n.titleNode != nil); w.bool(n.imageNode != nil)
-        case let n as ImageNode:
-            w.optionalSize(n.intrinsicSize)
-        case let n as DisplayNode:
-            w.optionalSize(n.intrinsicSize); w.bool(n.layoutSpec != nil)
-        default:
-            break
+        } else if kind == ObjectIdentifier(InsetLayoutSpec.self) {
+            w.byte(3); w.style(e.style); w.insets(unsafeDowncast(e, to: InsetLayoutSpec.self).insets)
+        } else if kind == ObjectIdentifier(ImageNode.self) {
+            w.byte(4); w.style(e.style); w.optionalSize(unsafeDowncast(e, to: ImageNode.self).intrinsicSize)
+        } else if kind == ObjectIdentifier(TextNode.self) {
+            let n = unsafeDowncast(e, to: TextNode.self)
+            w.byte(5); w.style(e.style); w.text(n.attributes); w.insets(n.textContainerInset)
+        } else if kind == ObjectIdentifier(OverlayLayoutSpec.self) {
+            w.byte(6); w.style(e.style)
+        } else if kind == ObjectIdentifier(BackgroundLayoutSpec.self) {
+            w.byte(7); w.style(e.style)
+        } else if kind == ObjectIdentifier(RatioLayoutSpec.self) {
+            w.byte(8); w.style(e.style); w.double(unsafeDowncast(e, to: RatioLayoutSpec.self).ratio)
+        } else if kind == ObjectIdentifier(CenterLayoutSpec.self) {
+            let s = unsafeDowncast(e, to: CenterLayoutSpec.self)
+            w.byte(9); w.style(e.style); w.name(s.centeringOptions.rawValue); w.name(s.sizingOptions.rawValue)
+        } else if kind == ObjectIdentifier(RelativeLayoutSpec.self) {
+            let s = unsafeDowncast(e, to: RelativeLayoutSpec.self)
+            w.byte(10); w.style(e.style)
+            w.name(s.horizontalPosition.rawValue); w.name(s.verticalPosition.rawValue); w.u64(UInt64(s.sizingOption.rawValue))
+        } else if kind == ObjectIdentifier(AbsoluteLayoutSpec.self) {
+            // `static` is answered with its own type name, so it is its own kind.
+            let s = unsafeDowncast(e, to: AbsoluteLayoutSpec.self)
+            w.byte(11); w.style(e.style); w.name(s.sizing.rawValue); w.name(s.typeName)
+        } else if kind == ObjectIdentifier(CornerLayoutSpec.self) {
+            let s = unsafeDowncast(e, to: CornerLayoutSpec.self)
+            w.byte(12); w.style(e.style)
+            w.name(s.cornerLocation.rawValue); w.double(s.offset.x); w.double(s.offset.y); w.byte(s.wrapsCorner ? 1 : 0)
+        } else if kind == ObjectIdentifier(ButtonNode.self) {
+            let n = unsafeDowncast(e, to: ButtonNode.self)
+            w.byte(13); w.style(e.style)
+            w.double(n.contentSpacing); w.byte(n.laysOutHorizontally ? 1 : 0)
+            w.name(n.contentHorizontalAlignment.rawValue); w.name(n.contentVerticalAlignment.rawValue)
+            w.insets(n.contentEdgeInsets); w.name(n.imageAlignment.rawValue)
+            w.byte(n.titleNode != nil ? 1 : 0); w.byte(n.imageNode != nil ? 1 : 0)
+        } else {
+            // Specs without fields of their own (wrapper, spacer, the button's inner stack …).
+            w.byte(0); w.style(e.style); w.name(e.typeName)
         }
     }
+}
+
+/// The salts of the subtree digests' two independent streams (per process).
+private enum TreeDigestSalts {
+    static let first = UInt64.random(in: .min ... .max)
+    static let second = UInt64.random(in: .min ... .max)
 }
 
 extension ElementDigest {
@@ -127,46 +167,96 @@ extension ElementDigest {
     }
 }
 
-/// Canonical bytes of one element, hashed with SHA-256.
-struct DigestWriter {
+/// Canonical bytes: fixed-width little-endian numbers, length-prefixed strings.
+struct CanonicalBytes {
     private var buffer: [UInt8] = []
-    init() { buffer.reserveCapacity(256) }
-    mutating func reset() { buffer.removeAll(keepingCapacity: true) }
-    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { buffer.append(contentsOf: $0) } }
-    mutating func int(_ v: Int) { u64(UInt64(bitPattern: Int64(v))) }
+    var count: Int { buffer.count }
+    mutating func reserve(_ n: Int) { buffer.reserveCapacity(n) }
+    @inline(__always) mutating func byte(_ b: UInt8) { buffer.append(b) }
+    @inline(__always) mutating func u64(_ v: UInt64) {
+        var v = v.littleEndian
+        for _ in 0..<8 { buffer.append(UInt8(truncatingIfNeeded: v)); v >>= 8 }
+    }
     /// Bit pattern with -0 folded into +0 (they lay out identically).
-    mutating func double(_ v: Double) { u64(v == 0 ? 0 : v.bitPattern) }
-    mutating func bool(_ v: Bool) { buffer.append(v ? 1 : 0) }
-    mutating func string(_ s: String) { int(s.utf8.count); buffer.append(contentsOf: s.utf8) }
+    @inline(__always) mutating func double(_ v: Double) { u64(v == 0 ? 0 : v.bitPattern) }
+    mutating func string(_ s: String) {
+        u64(UInt64(s.utf8.count))
+        var s = s
+        s.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+    /// A short name (enum raw values, type names).
+    mutating func name(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            buffer.append(UInt8(truncatingIfNeeded: utf8.count))
+            buffer.append(contentsOf: utf8)
+        }
+    }
     mutating func dimension(_ d: Dimension) {
         switch d {
-        case .auto: buffer.append(0)
-        case .points(let v): buffer.append(1); double(v)
-        case .fraction(let v): buffer.append(2); double(v)
+        case .auto: byte(0)
+        case .points(let v): byte(1); double(v)
+        case .fraction(let v): byte(2); double(v)
         }
     }
     mutating func insets(_ e: EdgeInsets) { double(e.top); double(e.left); double(e.bottom); double(e.right) }
     mutating func optionalSize(_ s: Size?) {
-        if let s { bool(true); double(s.width); double(s.height) } else { bool(false) }
+        if let s { byte(1); double(s.width); double(s.height) } else { byte(0) }
     }
-    mutating func font(_ f: FontDescriptor) { string(f.family.lowercased()); double(f.size); int(f.weight); bool(f.italic) }
+    mutating func font(_ f: FontDescriptor) { string(f.family.lowercased()); double(f.size); u64(UInt64(f.weight)); byte(f.italic ? 1 : 0) }
+
+    /// The style fields that differ from the defaults: a bit mask, then their values.
     mutating func style(_ s: LayoutElementStyle) {
-        dimension(s.width); dimension(s.height); dimension(s.minWidth); dimension(s.maxWidth)
-        dimension(s.minHeight); dimension(s.maxHeight); double(s.flexGrow); double(s.flexShrink)
-        dimension(s.flexBasis); string(s.alignSelf.rawValue); double(s.spacingBefore); double(s.spacingAfter)
-        double(s.ascender); double(s.descender); double(s.layoutPosition.x); double(s.layoutPosition.y)
+        var mask: UInt16 = 0
+        if s.width != .auto { mask |= 1 << 0 }
+        if s.height != .auto { mask |= 1 << 1 }
+        if s.minWidth != .auto { mask |= 1 << 2 }
+        if s.maxWidth != .auto { mask |= 1 << 3 }
+        if s.minHeight != .auto { mask |= 1 << 4 }
+        if s.maxHeight != .auto { mask |= 1 << 5 }
+        if s.flexGrow != 0 { mask |= 1 << 6 }
+        if s.flexShrink != 0 { mask |= 1 << 7 }
+        if s.flexBasis != .auto { mask |= 1 << 8 }
+        if s.alignSelf != .auto { mask |= 1 << 9 }
+        if s.spacingBefore != 0 { mask |= 1 << 10 }
+        if s.spacingAfter != 0 { mask |= 1 << 11 }
+        if s.ascender != 0 { mask |= 1 << 12 }
+        if s.descender != 0 { mask |= 1 << 13 }
+        if s.layoutPosition.x != 0 || s.layoutPosition.y != 0 { mask |= 1 << 14 }
+        byte(UInt8(mask & 0xFF)); byte(UInt8(mask >> 8))
+        if mask == 0 { return }
+        if mask & (1 << 0) != 0 { dimension(s.width) }
+        if mask & (1 << 1) != 0 { dimension(s.height) }
+        if mask & (1 << 2) != 0 { dimension(s.minWidth) }
+        if mask & (1 << 3) != 0 { dimension(s.maxWidth) }
+        if mask & (1 << 4) != 0 { dimension(s.minHeight) }
+        if mask & (1 << 5) != 0 { dimension(s.maxHeight) }
+        if mask & (1 << 6) != 0 { double(s.flexGrow) }
+        if mask & (1 << 7) != 0 { double(s.flexShrink) }
+        if mask & (1 << 8) != 0 { dimension(s.flexBasis) }
+        if mask & (1 << 9) != 0 { name(s.alignSelf.rawValue) }
+        if mask & (1 << 10) != 0 { double(s.spacingBefore) }
+        if mask & (1 << 11) != 0 { double(s.spacingAfter) }
+        if mask & (1 << 12) != 0 { double(s.ascender) }
+        if mask & (1 << 13) != 0 { double(s.descender) }
+        if mask & (1 << 14) != 0 { double(s.layoutPosition.x); double(s.layoutPosition.y) }
     }
+
     mutating func text(_ a: TextAttributes) {
-        int(a.spans.count)
+        u64(UInt64(a.spans.count))
         for span in a.spans {
             string(span.text)
-            if let f = span.font { bool(true); font(f) } else { bool(false) }
-            if let l = span.letterSpacing { bool(true); double(l) } else { bool(false) }
+            if let f = span.font { byte(1); font(f) } else { byte(0) }
+            if let l = span.letterSpacing { byte(1); double(l) } else { byte(0) }
         }
         font(a.font)
-        if let lh = a.lineHeight { bool(true); double(lh) } else { bool(false) }
-        double(a.lineSpacing); double(a.letterSpacing); string(a.alignment.rawValue)
-        int(a.maximumNumberOfLines); string(a.truncationMode.rawValue); string(a.truncationText)
+        if let lh = a.lineHeight { byte(1); double(lh) } else { byte(0) }
+        double(a.lineSpacing); double(a.letterSpacing); name(a.alignment.rawValue)
+        u64(UInt64(a.maximumNumberOfLines)); name(a.truncationMode.rawValue); string(a.truncationText)
     }
-    func withBytes(_ body: (UnsafeRawBufferPointer) -> Void) { buffer.withUnsafeBytes(body) }
+
+    func withBytes<T>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+    func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T { buffer.withUnsafeBytes(body) }
 }

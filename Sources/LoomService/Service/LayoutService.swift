@@ -163,30 +163,20 @@ public final class LayoutService: @unchecked Sendable {
     /// out in parallel by `forEachParallel`, each error in its own slot.
     public func batch(body: [UInt8], maxItems: Int = 1000,
                       forEachParallel: (Int, (Int) -> Void) -> Void) -> LayoutOutcome {
-        let json: JSONValue
+        let items: [Range<Int>]
         do {
-            json = try JSONParser.parse(body, maxDepth: configuration.limits.jsonNesting + 2)
-        } catch let e as JSONParser.SyntaxError {
-            let err = e.nestingLimit ? WireError.tooLarge("the batch is nested too deeply") : WireError.malformed(e)
+            items = try decoder.batchItems(body: body, maxItems: maxItems)
+        } catch let err as WireError {
             return LayoutOutcome(status: err.status, contentType: "application/json", body: err.jsonBytes, key: nil, cacheHit: false)
         } catch {
             return LayoutOutcome(status: 500, contentType: "application/json", body: [], key: nil, cacheHit: false)
-        }
-        guard case .object(let members) = json, members.count == 1, members[0].key == "items",
-              case .array(let items) = members[0].value else {
-            let err = WireError.invalidSpec("a batch is {\"items\": [LayoutRequest, …]} and nothing else", path: "items")
-            return LayoutOutcome(status: 400, contentType: "application/json", body: err.jsonBytes, key: nil, cacheHit: false)
-        }
-        guard items.count <= maxItems else {
-            let err = WireError.tooLarge("a batch holds at most \(maxItems) items", path: "items")
-            return LayoutOutcome(status: 413, contentType: "application/json", body: err.jsonBytes, key: nil, cacheHit: false)
         }
         var results = [[UInt8]](repeating: [], count: items.count)
         results.withUnsafeMutableBufferPointer { out in
             let buffer = out
             forEachParallel(items.count) { k in
                 do {
-                    let request = try self.decoder.decode(items[k])
+                    let request = try self.decoder.decode(body: body, range: items[k])
                     buffer[k] = self.layout(request).1.body
                 } catch let e as WireError {
                     var err = e

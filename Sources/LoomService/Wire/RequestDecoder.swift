@@ -1,7 +1,8 @@
 import LoomLayout
 
-/// Builds a `LayoutRequest` from parsed JSON, with the exact path of the first offending
-/// field in every error. Unknown fields are errors; defaults are Texture's.
+/// Builds a `LayoutRequest` from the request's bytes in one pass (no intermediate JSON
+/// tree), with the exact path of the offending field in every error. Unknown fields are
+/// errors; defaults are Texture's.
 public struct RequestDecoder {
     public let limits: DecodeLimits
     public let textMeasurer: TextMeasuring?
@@ -13,679 +14,544 @@ public struct RequestDecoder {
 
     /// Parse and decode a request body.
     public func decode(body: [UInt8]) throws -> LayoutRequest {
-        let json: JSONValue
+        try body.withUnsafeBufferPointer { try decode(UnsafeBufferPointer(rebasing: $0[...]), document: $0) }
+    }
+
+    /// Decode the request at `range` of `body` (a batch item).
+    public func decode(body: [UInt8], range: Range<Int>) throws -> LayoutRequest {
+        try body.withUnsafeBufferPointer { try decode(UnsafeBufferPointer(rebasing: $0[range]), document: $0) }
+    }
+
+    private func decode(_ bytes: UnsafeBufferPointer<UInt8>, document: UnsafeBufferPointer<UInt8>) throws -> LayoutRequest {
+        var state = DecodeState(bytes: bytes, limits: limits, textMeasurer: textMeasurer)
         do {
-            json = try JSONParser.parse(body, maxDepth: limits.jsonNesting)
-        } catch let e as JSONParser.SyntaxError {
-            if e.nestingLimit { throw WireError.tooLarge("the tree is nested deeper than the limit (\(limits.maxDepth) elements)") }
-            throw WireError.malformed(e)
-        }
-        return try decode(json)
-    }
-
-    public func decode(_ json: JSONValue) throws -> LayoutRequest {
-        var state = DecodeState(limits: limits, textMeasurer: textMeasurer)
-        return try state.request(json)
-    }
-}
-
-/// A JSON path kept as a stack of components; rendered only for errors.
-struct JSONPath {
-    enum Component { case key(String), index(Int) }
-    var components: [Component] = []
-    mutating func push(_ k: String) { components.append(.key(k)) }
-    mutating func push(_ i: Int) { components.append(.index(i)) }
-    mutating func pop() { components.removeLast() }
-    var rendered: String {
-        var s = ""
-        for c in components {
-            switch c {
-            case .key(let k): s += s.isEmpty ? k : "." + k
-            case .index(let i): s += "[\(i)]"
+            return try state.request()
+        } catch {
+            // A body that is not JSON is reported as such, even where a field before its
+            // syntax error is also wrong: the first syntax error of the whole document wins.
+            do {
+                _ = try JSONParser.parse(document, maxDepth: limits.jsonNesting)
+            } catch let syntax as JSONParser.SyntaxError {
+                throw Self.wireError(syntax)
             }
+            if let syntax = error as? JSONParser.SyntaxError { throw Self.wireError(syntax) }
+            throw error
         }
-        return s
+    }
+
+    private static func wireError(_ e: JSONParser.SyntaxError) -> WireError {
+        e.nestingLimit ? WireError.tooLarge("the tree is nested deeper than the limit") : WireError.malformed(e)
+    }
+
+    /// The byte ranges of the items of a batch body `{"items": [LayoutRequest, …]}`, after
+    /// checking that the whole body is JSON of that shape.
+    public func batchItems(body: [UInt8], maxItems: Int) throws -> [Range<Int>] {
+        try body.withUnsafeBufferPointer { bytes in
+            var s = JSONScanner(bytes: bytes, maxDepth: limits.jsonNesting + 2)
+            var items: [Range<Int>] = []
+            var shapeOK = false
+            do {
+                try s.beginDocument()
+                if try s.valueStart() == UInt8(ascii: "{"), try s.beginObject() {
+                    let key = try s.memberName()
+                    if s.string(key) == "items", try s.valueStart() == UInt8(ascii: "[") {
+                        if try s.beginArray() {
+                            repeat {
+                                _ = try s.valueStart()
+                                let start = s.i
+                                try s.skipValue()
+                                items.append(start ..< s.i)
+                            } while try s.nextItem()
+                        }
+                        shapeOK = try !s.nextMember()
+                    }
+                }
+                if !shapeOK { _ = try JSONParser.parse(bytes, maxDepth: limits.jsonNesting + 2) } else { try s.endDocument() }
+            } catch let e as JSONParser.SyntaxError {
+                throw e.nestingLimit ? WireError.tooLarge("the batch is nested too deeply") : WireError.malformed(e)
+            }
+            guard shapeOK else { throw WireError.invalidSpec("a batch is {\"items\": [LayoutRequest, …]} and nothing else", path: "items") }
+            guard items.count <= maxItems else { throw WireError.tooLarge("a batch holds at most \(maxItems) items", path: "items") }
+            return items
+        }
     }
 }
 
-/// The members of one JSON object, read field by field; `finish()` rejects what was not read.
-struct ObjectReader {
-    let members: [JSONMember]
-    /// One bit per member read (objects of more than 64 members use `overflow`).
-    private var consumedBits: UInt64 = 0
-    private var overflow: [Bool]?
-    init(_ members: [JSONMember]) {
-        self.members = members
-        if members.count > 64 { overflow = [Bool](repeating: false, count: members.count) }
-    }
-    @inline(__always) func isConsumed(_ k: Int) -> Bool {
-        if let overflow { return overflow[k] }
-        return consumedBits & (1 << UInt64(k)) != 0
-    }
-    @inline(__always) mutating func consume(_ k: Int) {
-        if overflow != nil { overflow![k] = true } else { consumedBits |= 1 << UInt64(k) }
-    }
-    mutating func take(_ key: String) -> JSONValue? {
-        for k in members.indices where !isConsumed(k) && ObjectReader.sameKey(members[k].key, key) {
-            consume(k)
-            return members[k].value
-        }
-        return nil
-    }
-    /// Byte equality of member names (cheaper than String's Unicode-aware comparison,
-    /// and exactly what JSON member names mean).
-    @inline(__always) static func sameKey(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        return a.utf8.elementsEqual(b.utf8)
-    }
-    /// Members in written order whose key maps to a field in `fields` (style fields apply
-    /// in order).
-    mutating func takeInOrder<F>(_ fields: [String: F]) -> [(String, F, JSONValue)] {
-        var out: [(String, F, JSONValue)] = []
-        for k in members.indices where !isConsumed(k) {
-            guard let field = fields[members[k].key] else { continue }
-            consume(k)
-            out.append((members[k].key, field, members[k].value))
-        }
-        return out
-    }
-    func firstUnconsumed() -> String? {
-        for k in members.indices where !isConsumed(k) { return members[k].key }
-        return nil
-    }
-}
-
+/// The decoding of one request: the reader, the element count, the ids seen.
 struct DecodeState {
+    var r: WireReader
     let limits: DecodeLimits
     let textMeasurer: TextMeasuring?
-    var path = JSONPath()
     var ids = Set<String>()
     var elementCount = 0
     var depth = 0
     var hasText = false
 
-    init(limits: DecodeLimits, textMeasurer: TextMeasuring?) {
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits, textMeasurer: TextMeasuring?) {
+        r = WireReader(bytes: bytes, maxNesting: limits.jsonNesting)
         self.limits = limits
         self.textMeasurer = textMeasurer
     }
 
-    // MARK: errors
-
-    /// An error at the current path (none at the top level, rather than an empty path).
-    func fail(_ message: String) -> WireError {
-        .invalidSpec(message, path: path.components.isEmpty ? nil : path.rendered)
-    }
-    mutating func fail(_ message: String, at key: String) -> WireError {
-        path.push(key); defer { path.pop() }
-        return .invalidSpec(message, path: path.rendered)
-    }
-
-    // MARK: object helpers
-
-    mutating func object(_ v: JSONValue, _ what: String) throws -> ObjectReader {
-        guard case .object(let members) = v else { throw fail("\(what) must be an object, not \(v.typeDescription)") }
-        // Duplicate member names are ambiguous: reject them.
-        if members.count > 1 {
-            if members.count <= 24 {
-                for a in 1..<members.count {
-                    for b in 0..<a where members[a].key == members[b].key {
-                        throw fail("duplicate field '\(members[a].key)'", at: members[a].key)
-                    }
-                }
-            } else {
-                var seen = Set<String>()
-                for m in members where !seen.insert(m.key).inserted {
-                    throw fail("duplicate field '\(m.key)'", at: m.key)
-                }
-            }
-        }
-        return ObjectReader(members)
-    }
-
-    mutating func finish(_ r: ObjectReader, _ what: @autoclosure () -> String) throws {
-        if let k = r.firstUnconsumed() { throw fail("unknown field '\(k)' in \(what())", at: k) }
-    }
-
-    /// Run `body` with `key` pushed on the path.
-    mutating func at<T>(_ key: String, _ body: (inout DecodeState) throws -> T) rethrows -> T {
-        path.push(key); defer { path.pop() }
-        return try body(&self)
-    }
-    mutating func at<T>(_ index: Int, _ body: (inout DecodeState) throws -> T) rethrows -> T {
-        path.push(index); defer { path.pop() }
-        return try body(&self)
-    }
-
-    // MARK: scalars (called with the field's path pushed)
-
-    func number(_ v: JSONValue) throws -> Double {
-        guard case .number(let d) = v else { throw fail("must be a number, not \(v.typeDescription)") }
-        guard d.isFinite else { throw fail("must be a finite number") }
-        return d
-    }
-    func nonNegative(_ v: JSONValue) throws -> Double {
-        let d = try number(v)
-        guard d >= 0 else { throw fail("must be >= 0") }
-        return d
-    }
-    func bool(_ v: JSONValue) throws -> Bool {
-        guard case .bool(let b) = v else { throw fail("must be a boolean, not \(v.typeDescription)") }
-        return b
-    }
-    func string(_ v: JSONValue) throws -> String {
-        guard case .string(let s) = v else { throw fail("must be a string, not \(v.typeDescription)") }
-        return s
-    }
-    func enumValue<E: RawRepresentable & CaseIterable>(_ v: JSONValue, _ type: E.Type) throws -> E where E.RawValue == String {
-        let s = try string(v)
-        guard let e = E(rawValue: s) else {
-            throw fail("'\(s)' is not one of \(E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
-        }
-        return e
-    }
-    func integer(_ v: JSONValue) throws -> Int {
-        let d = try nonNegative(v)
-        guard d == d.rounded(), d < 1e9 else { throw fail("must be a whole number") }
-        return Int(d)
-    }
-
-    /// Digits with at most one '.', as in "12.5" (no sign, exponent, hex or spaces).
-    static func isPlainNumber(_ s: Substring) -> Bool {
-        var dots = 0, digits = 0
-        for c in s.utf8 {
-            if c == UInt8(ascii: ".") { dots += 1 } else if c >= 48 && c <= 57 { digits += 1 } else { return false }
-        }
-        return digits > 0 && dots <= 1
-    }
-
-    /// A Dimension: a number (points, >= 0), "NN%" (0–100 %), "NNpt" or "auto".
-    func dimension(_ v: JSONValue) throws -> Dimension {
-        switch v {
-        case .number:
-            return .points(try nonNegative(v))
-        case .string(let s):
-            if s == "auto" { return .auto }
-            if s.hasSuffix("%"), Self.isPlainNumber(s.dropLast()), let f = Double(s.dropLast()), f.isFinite {
-                guard f >= 0 && f <= 100 else { throw fail("a fraction must be between 0% and 100%") }
-                return .fraction(f / 100)
-            }
-            if s.hasSuffix("pt"), Self.isPlainNumber(s.dropLast(2)), let p = Double(s.dropLast(2)), p.isFinite {
-                guard p >= 0 else { throw fail("must be >= 0") }
-                return .points(p)
-            }
-            throw fail("'\(s)' is not a Dimension (a number of points, \"NN%\" or \"auto\")")
-        default:
-            throw fail("must be a Dimension (a number of points, \"NN%\" or \"auto\"), not \(v.typeDescription)")
-        }
-    }
-
-    /// `{"width": n, "height": n}`, both required, >= 0.
-    mutating func size(_ v: JSONValue, _ what: String) throws -> Size {
-        var r = try object(v, what)
-        guard let w = r.take("width") else { throw fail("\(what) needs 'width'") }
-        guard let h = r.take("height") else { throw fail("\(what) needs 'height'") }
-        let width = try at("width") { try $0.nonNegative(w) }
-        let height = try at("height") { try $0.nonNegative(h) }
-        try finish(r, what)
-        return Size(width: width, height: height)
-    }
-
-    mutating func point(_ v: JSONValue, _ what: String) throws -> Point {
-        var r = try object(v, what)
-        let x = try r.take("x").map { x in try at("x") { try $0.number(x) } } ?? 0
-        let y = try r.take("y").map { y in try at("y") { try $0.number(y) } } ?? 0
-        try finish(r, what)
-        return Point(x: x, y: y)
-    }
-
-    /// Insets: each side a number (negative allowed) or "inf" when `allowInfinite`.
-    mutating func insets(_ v: JSONValue, allowInfinite: Bool) throws -> EdgeInsets {
-        var r = try object(v, "insets")
-        var e = EdgeInsets()
-        for side in ["top", "left", "bottom", "right"] {
-            guard let sv = r.take(side) else { continue }
-            let value: Double = try at(side) { s in
-                if allowInfinite, case .string(let str) = sv, str == "inf" || str == "infinity" { return .infinity }
-                guard case .number = sv else {
-                    throw s.fail(allowInfinite ? "must be a number or \"inf\", not \(sv.typeDescription)" : "must be a number")
-                }
-                return try s.number(sv)
-            }
-            switch side {
-            case "top": e.top = value
-            case "left": e.left = value
-            case "bottom": e.bottom = value
-            default: e.right = value
-            }
-        }
-        try finish(r, "insets")
-        return e
-    }
-
     // MARK: request
 
-    mutating func request(_ json: JSONValue) throws -> LayoutRequest {
-        var r = try object(json, "the request")
+    enum RequestField: Int, CaseIterable { case sizeRange, scale, options, root }
+    static let requestFields = NameTable(RequestField.allCases.map { ("\($0)", $0) })
+    enum OptionsField: Int, CaseIterable { case includeSpecs }
+    static let optionsFields = NameTable(OptionsField.allCases.map { ("\($0)", $0) })
+
+    mutating func request() throws -> LayoutRequest {
+        try r.scanner.beginDocument()
         var sizeRange = SizeRange.unconstrained
-        if let v = r.take("sizeRange") { sizeRange = try at("sizeRange") { try $0.requestSizeRange(v) } }
         var scale = 2.0
-        if let v = r.take("scale") {
-            scale = try at("scale") { s in
-                let d = try s.number(v)
-                guard d > 0 && d <= 100 else { throw s.fail("scale must be > 0 (and at most 100)") }
-                return d
-            }
-        }
         var includeSpecs = false
-        if let v = r.take("options") {
-            includeSpecs = try at("options") { s in
-                var o = try s.object(v, "options")
-                let inc = try o.take("includeSpecs").map { x in try s.at("includeSpecs") { try $0.bool(x) } } ?? false
-                try s.finish(o, "options")
-                return inc
-            }
+        var root: LayoutElement?
+        var seen: UInt64 = 0, unknown: String?
+        if try r.beginObject("the request") {
+            repeat {
+                guard let k = try r.member(Self.requestFields, seen: &seen, unknown: &unknown) else { continue }
+                let field = Self.requestFields.values[k]
+                r.path.push(Self.requestFields.names[k])
+                switch field {
+                case .sizeRange: sizeRange = try requestSizeRange()
+                case .scale:
+                    scale = try r.number()
+                    guard scale > 0 && scale <= 100 else { throw r.fail("scale must be > 0 (and at most 100)") }
+                case .options:
+                    var optSeen: UInt64 = 0, optUnknown: String?
+                    if try r.beginObject("options") {
+                        repeat {
+                            guard try r.member(Self.optionsFields, seen: &optSeen, unknown: &optUnknown) != nil else { continue }
+                            r.path.push("includeSpecs")
+                            includeSpecs = try r.bool()
+                            r.path.pop()
+                        } while try r.scanner.nextMember()
+                    }
+                    try r.finish(optUnknown, "options")
+                case .root: root = try element()
+                }
+                r.path.pop()
+            } while try r.scanner.nextMember()
         }
-        guard let rootValue = r.take("root") else { throw fail("the request needs 'root'", at: "root") }
-        try finish(r, "the request")
-        let root = try at("root") { try $0.element(rootValue) }
+        try r.scanner.endDocument()
+        guard let root else { throw r.fail("the request needs 'root'", at: "root") }
+        try r.finish(unknown, "the request")
         return LayoutRequest(sizeRange: sizeRange, root: root, scale: scale, includeSpecs: includeSpecs,
                              elementCount: elementCount, hasText: hasText)
     }
 
-    mutating func requestSizeRange(_ v: JSONValue) throws -> SizeRange {
-        var r = try object(v, "sizeRange")
+    enum RangeField: Int, CaseIterable { case min, max }
+    static let rangeFields = NameTable(RangeField.allCases.map { ("\($0)", $0) })
+
+    mutating func requestSizeRange() throws -> SizeRange {
         var range = SizeRange.unconstrained
-        if let mv = r.take("min") {
-            range.min = try at("min") { s in
-                var o = try s.object(mv, "min")
-                let w = try o.take("width").map { x in try s.at("width") { try $0.nonNegative(x) } } ?? 0
-                let h = try o.take("height").map { x in try s.at("height") { try $0.nonNegative(x) } } ?? 0
-                try s.finish(o, "min")
-                return Size(width: w, height: h)
-            }
-        }
-        if let mv = r.take("max") {
-            range.max = try at("max") { s in
-                var o = try s.object(mv, "max")
-                func axis(_ key: String, _ s: inout DecodeState) throws -> Double {
-                    guard let x = o.take(key) else { return .infinity }
-                    if case .null = x { return .infinity }
-                    return try s.at(key) { try $0.nonNegative(x) }
+        var seen: UInt64 = 0, unknown: String?
+        if try r.beginObject("sizeRange") {
+            repeat {
+                guard let k = try r.member(Self.rangeFields, seen: &seen, unknown: &unknown) else { continue }
+                let isMax = Self.rangeFields.values[k] == .max
+                r.path.push(isMax ? "max" : "min")
+                var size = isMax ? Size(width: .infinity, height: .infinity) : Size(width: 0, height: 0)
+                var sizeSeen: UInt64 = 0, sizeUnknown: String?
+                if try r.beginObject(isMax ? "max" : "min") {
+                    repeat {
+                        guard let j = try r.member(WireReader.sizeFields, seen: &sizeSeen, unknown: &sizeUnknown) else { continue }
+                        let width = WireReader.sizeFields.values[j] == .width
+                        r.path.push(width ? "width" : "height")
+                        // `max` sides may be null: unbounded.
+                        let value: Double
+                        if isMax, try r.scanner.valueStart() == UInt8(ascii: "n") {
+                            try r.scanner.literal("null")
+                            value = .infinity
+                        } else {
+                            value = try r.nonNegative()
+                        }
+                        if width { size.width = value } else { size.height = value }
+                        r.path.pop()
+                    } while try r.scanner.nextMember()
                 }
-                let w = try axis("width", &s), h = try axis("height", &s)
-                try s.finish(o, "max")
-                return Size(width: w, height: h)
-            }
+                try r.finish(sizeUnknown, isMax ? "max" : "min")
+                if isMax { range.max = size } else { range.min = size }
+                r.path.pop()
+            } while try r.scanner.nextMember()
         }
-        try finish(r, "sizeRange")
-        if range.min.width > range.max.width { throw fail("min.width must be <= max.width", at: "min") }
-        if range.min.height > range.max.height { throw fail("min.height must be <= max.height", at: "min") }
+        try r.finish(unknown, "sizeRange")
+        if range.min.width > range.max.width { throw r.fail("min.width must be <= max.width", at: "min") }
+        if range.min.height > range.max.height { throw r.fail("min.height must be <= max.height", at: "min") }
         return range
     }
 
     // MARK: elements
 
-    static let commonKeys: Set<String> = ["type", "id", "style"]
+    /// Every member an element may have; which ones a type accepts is `ElementType.fields`.
+    /// Case names are the member names.
+    enum ElementField: Int, CaseIterable {
+        case type, id, style
+        case direction, spacing, justifyContent, alignItems, flexWrap, alignContent, lineSpacing
+        case horizontalAlignment, verticalAlignment, concurrent, children
+        case insets, child, overlay, background, centeringOptions, sizingOptions
+        case horizontalPosition, verticalPosition, sizingOption, ratio, sizing
+        case corner, cornerLocation, offset, wrapsCorner, layout, intrinsicSize, url
+        case text, spans, font, lineHeight, letterSpacing, alignment, maximumNumberOfLines, truncationMode, truncationText
+        case textContainerInset
+        case title, image, contentSpacing, laysOutHorizontally, contentHorizontalAlignment
+        case contentVerticalAlignment, contentEdgeInsets, imageAlignment
 
-    mutating func element(_ v: JSONValue) throws -> LayoutElement {
+        var bit: UInt64 { 1 << UInt64(rawValue) }
+        var name: String { DecodeState.elementFields.names[rawValue] }
+    }
+    static let elementFields = NameTable(ElementField.allCases.map { ("\($0)", $0) })
+
+    static func mask(_ fields: [ElementField]) -> UInt64 { fields.reduce(0) { $0 | $1.bit } }
+
+    /// The text fields (a text element's, a button title's).
+    static let textFieldMask = mask([.text, .spans, .font, .lineHeight, .lineSpacing, .letterSpacing, .alignment,
+                                     .maximumNumberOfLines, .truncationMode, .truncationText, .textContainerInset])
+
+    enum ElementType: String, CaseIterable {
+        case stack, inset, overlay, background, center, relative, ratio, absolute
+        case `static`, corner, wrapper, spacer, node, image, text, button
+
+        /// The members this type accepts besides type, id and style.
+        var fields: UInt64 {
+            switch self {
+            case .stack: return mask([.direction, .spacing, .justifyContent, .alignItems, .flexWrap, .alignContent, .lineSpacing,
+                                      .horizontalAlignment, .verticalAlignment, .concurrent, .children])
+            case .inset: return mask([.insets, .child])
+            case .overlay: return mask([.child, .overlay])
+            case .background: return mask([.child, .background])
+            case .center: return mask([.centeringOptions, .sizingOptions, .child])
+            case .relative: return mask([.horizontalPosition, .verticalPosition, .sizingOption, .child])
+            case .ratio: return mask([.ratio, .child])
+            case .absolute: return mask([.sizing, .children])
+            case .static, .wrapper: return mask([.children])
+            case .corner: return mask([.child, .corner, .cornerLocation, .offset, .wrapsCorner])
+            case .spacer: return 0
+            case .node: return mask([.layout, .intrinsicSize])
+            case .image: return mask([.intrinsicSize, .url])
+            case .text: return textFieldMask
+            case .button: return mask([.title, .image, .contentSpacing, .laysOutHorizontally, .contentHorizontalAlignment,
+                                       .contentVerticalAlignment, .contentEdgeInsets, .imageAlignment])
+            }
+        }
+        private func mask(_ f: [ElementField]) -> UInt64 { DecodeState.mask(f) }
+    }
+    static let elementTypes = NameTable(cases: ElementType.self)
+    static let allowedFields: [UInt64] = ElementType.allCases.map {
+        $0.fields | mask([.type, .id, .style])
+    }
+
+    static let directions = NameTable(cases: StackLayoutDirection.self)
+    static let justifyContents = NameTable(cases: StackLayoutJustifyContent.self)
+    static let alignItemsValues = NameTable(cases: StackLayoutAlignItems.self)
+    static let flexWraps = NameTable(cases: StackLayoutFlexWrap.self)
+    static let alignContents = NameTable(cases: StackLayoutAlignContent.self)
+    static let horizontalAlignments = NameTable(cases: HorizontalAlignment.self)
+    static let verticalAlignments = NameTable(cases: VerticalAlignment.self)
+    static let centeringOptions = NameTable(cases: CenterLayoutSpecCenteringOptions.self)
+    static let centerSizingOptions = NameTable(cases: CenterLayoutSpecSizingOptions.self)
+    static let relativePositions = NameTable(cases: RelativeLayoutSpecPosition.self)
+    static let relativeSizingOptions = NameTable<RelativeLayoutSpecSizingOption>([
+        ("default", []), ("minimumWidth", .minimumWidth), ("minimumHeight", .minimumHeight), ("minimumSize", .minimumSize),
+    ])
+    static let absoluteSizings = NameTable(cases: AbsoluteLayoutSpecSizing.self)
+    static let cornerLocations = NameTable(cases: CornerLayoutSpecLocation.self)
+    static let imageAlignments = NameTable(cases: ButtonNodeImageAlignment.self)
+
+    /// Everything an element object may say, gathered member by member (in any order) and
+    /// checked against its type at the end of the object.
+    struct ElementFields {
+        var type: ElementType?
+        /// `type`'s position in `elementTypes` (and `allowedFields`).
+        var typeIndex = 0
+        var id: String?
+        var style = LayoutElementStyle()
+        // stack
+        var direction = StackLayoutDirection.horizontal
+        var spacing = 0.0
+        var justifyContent = StackLayoutJustifyContent.start
+        var alignItems: StackLayoutAlignItems?
+        var flexWrap = StackLayoutFlexWrap.noWrap
+        var alignContent = StackLayoutAlignContent.start
+        var lineSpacing = 0.0
+        var horizontalAlignment = HorizontalAlignment.none
+        var verticalAlignment = VerticalAlignment.none
+        var concurrent = false
+        var children: [LayoutElement] = []
+        // single-child specs
+        var insets = EdgeInsets.zero
+        var child: LayoutElement?
+        var second: LayoutElement?  // overlay, background or corner
+        var centeringOptions = CenterLayoutSpecCenteringOptions.none
+        var sizingOptions = CenterLayoutSpecSizingOptions.default
+        var horizontalPosition = RelativeLayoutSpecPosition.none
+        var verticalPosition = RelativeLayoutSpecPosition.none
+        var sizingOption: RelativeLayoutSpecSizingOption = []
+        var ratio = 0.0
+        var sizing = AbsoluteLayoutSpecSizing.default
+        var cornerLocation = CornerLayoutSpecLocation.topLeft
+        var offset = Point.zero
+        var wrapsCorner = false
+        // nodes
+        var layout: LayoutElement?
+        var intrinsicSize: Size?
+        var url: String?
+        var text = TextFields()
+        var button: ButtonFields?
+    }
+
+    mutating func element() throws -> LayoutElement {
         depth += 1
         defer { depth -= 1 }
-        if depth > limits.maxDepth { throw WireError.tooLarge("the tree is nested deeper than \(limits.maxDepth) elements", path: path.rendered) }
+        if depth > limits.maxDepth { throw WireError.tooLarge("the tree is nested deeper than \(limits.maxDepth) elements", path: r.path.rendered) }
         elementCount += 1
-        if elementCount > limits.maxNodes { throw WireError.tooLarge("the tree has more than \(limits.maxNodes) elements", path: path.rendered) }
+        if elementCount > limits.maxNodes { throw WireError.tooLarge("the tree has more than \(limits.maxNodes) elements", path: r.path.rendered) }
 
-        var r = try object(v, "an element")
-        guard let typeValue = r.take("type") else { throw fail("an element needs a 'type'") }
-        let type = try at("type") { try $0.string(typeValue) }
-        var id: String?
-        if let iv = r.take("id") {
-            id = try at("id") { s in
-                let str = try s.string(iv)
-                guard s.ids.insert(str).inserted else { throw s.fail("duplicate id '\(str)'") }
-                return str
-            }
+        var f = ElementFields()
+        var seen: UInt64 = 0, unknown: String?
+        if try r.beginObject("an element") {
+            repeat {
+                guard let k = try r.member(Self.elementFields, seen: &seen, unknown: &unknown) else { continue }
+                try member(ElementField(rawValue: k)!, &f)
+            } while try r.scanner.nextMember()
         }
-        var style = LayoutElementStyle()
-        if let sv = r.take("style") { style = try at("style") { try $0.style(sv) } }
+        guard let type = f.type else { throw r.fail("an element needs a 'type'") }
+        return try build(type, &f, seen: seen, unknown: unknown)
+    }
 
+    /// Reads one member's value into `f`.
+    private mutating func member(_ field: ElementField, _ f: inout ElementFields) throws {
+        r.path.push(field.name)
+        defer { r.path.pop() }
+        switch field {
+        case .type:
+            let b = try r.scanner.valueStart()
+            guard b == UInt8(ascii: "\"") else { throw r.typeError("must be a string", b) }
+            let token = try r.scanner.stringToken()
+            guard let t = r.scanner.withBytes(token, { Self.elementTypes.index(of: $0) }) else {
+                throw r.fail("unknown element type '\(r.scanner.string(token))'")
+            }
+            f.type = Self.elementTypes.values[t]
+            f.typeIndex = t
+        case .id:
+            let s = try r.string()
+            guard ids.insert(s).inserted else { throw r.fail("duplicate id '\(s)'") }
+            f.id = s
+        case .style: f.style = try style()
+        case .direction: f.direction = try r.name(Self.directions)
+        case .spacing: f.spacing = try r.number()
+        case .justifyContent: f.justifyContent = try r.name(Self.justifyContents)
+        case .alignItems: f.alignItems = try r.name(Self.alignItemsValues)
+        case .flexWrap: f.flexWrap = try r.name(Self.flexWraps)
+        case .alignContent: f.alignContent = try r.name(Self.alignContents)
+        case .lineSpacing: f.lineSpacing = try r.number()  // >= 0 for text: checked in `build`
+        case .horizontalAlignment: f.horizontalAlignment = try r.name(Self.horizontalAlignments)
+        case .verticalAlignment: f.verticalAlignment = try r.name(Self.verticalAlignments)
+        case .concurrent: f.concurrent = try r.bool()
+        case .children:
+            let b = try r.scanner.valueStart()
+            guard b == UInt8(ascii: "[") else { throw r.typeError("'children' must be an array of elements", b) }
+            if try r.scanner.beginArray() {
+                var k = 0
+                repeat {
+                    r.path.push(k)
+                    f.children.append(try element())
+                    r.path.pop()
+                    k += 1
+                } while try r.scanner.nextItem()
+            }
+        case .insets: f.insets = try r.insets(allowInfinite: true)
+        case .child: f.child = try child(.child)
+        case .overlay, .background, .corner: f.second = try child(field)
+        case .centeringOptions: f.centeringOptions = try r.name(Self.centeringOptions)
+        case .sizingOptions: f.sizingOptions = try r.name(Self.centerSizingOptions)
+        case .horizontalPosition: f.horizontalPosition = try r.name(Self.relativePositions)
+        case .verticalPosition: f.verticalPosition = try r.name(Self.relativePositions)
+        case .sizingOption: f.sizingOption = try r.name(Self.relativeSizingOptions)
+        case .ratio:
+            f.ratio = try r.number()
+            guard f.ratio > 0 else { throw r.fail("ratio must be > 0") }
+        case .sizing: f.sizing = try r.name(Self.absoluteSizings)
+        case .cornerLocation: f.cornerLocation = try r.name(Self.cornerLocations)
+        case .offset: f.offset = try r.point("offset")
+        case .wrapsCorner: f.wrapsCorner = try r.bool()
+        case .layout: f.layout = try element()
+        case .intrinsicSize: f.intrinsicSize = try r.size("intrinsicSize")
+        case .url: f.url = try r.string()
+        case .text, .spans, .font, .lineHeight, .letterSpacing, .alignment, .maximumNumberOfLines, .truncationMode, .truncationText,
+             .textContainerInset:
+            try textMember(field, &f.text)
+        case .title, .image, .contentSpacing, .laysOutHorizontally, .contentHorizontalAlignment, .contentVerticalAlignment,
+             .contentEdgeInsets, .imageAlignment:
+            if f.button == nil { f.button = ButtonFields() }
+            try buttonMember(field, &f.button!)
+        }
+    }
+
+    private mutating func child(_ field: ElementField) throws -> LayoutElement {
+        if try r.scanner.valueStart() == UInt8(ascii: "[") { throw r.fail("'\(field.name)' is one element, not an array") }
+        return try element()
+    }
+
+    /// The element `f` describes, after checking its members against its type.
+    private mutating func build(_ type: ElementType, _ f: inout ElementFields, seen: UInt64, unknown: String?) throws -> LayoutElement {
+        let misplaced = seen & ~Self.allowedFields[f.typeIndex]
+        func need(_ field: ElementField, _ value: LayoutElement?, _ r: inout WireReader) throws -> LayoutElement {
+            guard let value else { throw r.fail("this spec needs '\(field.name)' (one element)", at: field.name) }
+            return value
+        }
         let element: LayoutElement
         switch type {
-        case "stack": element = try stack(&r, style)
-        case "inset":
-            let insets = try r.take("insets").map { x in try at("insets") { try $0.insets(x, allowInfinite: true) } } ?? .zero
-            element = InsetLayoutSpec(insets: insets, child: try child(&r, "child"), style: style)
-        case "overlay":
-            let c = try child(&r, "child")
-            element = OverlayLayoutSpec(child: c, overlay: try child(&r, "overlay"), style: style)
-        case "background":
-            let c = try child(&r, "child")
-            element = BackgroundLayoutSpec(child: c, background: try child(&r, "background"), style: style)
-        case "center":
-            let c = try r.take("centeringOptions").map { x in try at("centeringOptions") { try $0.enumValue(x, CenterLayoutSpecCenteringOptions.self) } } ?? CenterLayoutSpecCenteringOptions.none
-            let s = try r.take("sizingOptions").map { x in try at("sizingOptions") { try $0.enumValue(x, CenterLayoutSpecSizingOptions.self) } } ?? .default
-            element = CenterLayoutSpec(centeringOptions: c, sizingOptions: s, child: try child(&r, "child"), style: style)
-        case "relative":
-            let h = try r.take("horizontalPosition").map { x in try at("horizontalPosition") { try $0.enumValue(x, RelativeLayoutSpecPosition.self) } } ?? RelativeLayoutSpecPosition.none
-            let vp = try r.take("verticalPosition").map { x in try at("verticalPosition") { try $0.enumValue(x, RelativeLayoutSpecPosition.self) } } ?? RelativeLayoutSpecPosition.none
-            let sizing: RelativeLayoutSpecSizingOption = try r.take("sizingOption").map { x in
-                try at("sizingOption") { s in
-                    switch try s.string(x) {
-                    case "default": return []
-                    case "minimumWidth": return .minimumWidth
-                    case "minimumHeight": return .minimumHeight
-                    case "minimumSize": return .minimumSize
-                    case let other: throw s.fail("'\(other)' is not one of \"default\", \"minimumWidth\", \"minimumHeight\", \"minimumSize\"")
-                    }
-                }
-            } ?? []
-            element = RelativeLayoutSpec(horizontalPosition: h, verticalPosition: vp, sizingOption: sizing,
-                                         child: try child(&r, "child"), style: style)
-        case "ratio":
-            guard let rv = r.take("ratio") else { throw fail("a ratio spec needs 'ratio' (height ÷ width, > 0)", at: "ratio") }
-            let ratio = try at("ratio") { s in
-                let d = try s.number(rv)
-                guard d > 0 else { throw s.fail("ratio must be > 0") }
-                return d
+        case .stack: element = try stack(&f)
+        case .inset: element = InsetLayoutSpec(insets: f.insets, child: try need(.child, f.child, &r), style: f.style)
+        case .overlay:
+            let c = try need(.child, f.child, &r)
+            element = OverlayLayoutSpec(child: c, overlay: try need(.overlay, f.second, &r), style: f.style)
+        case .background:
+            let c = try need(.child, f.child, &r)
+            element = BackgroundLayoutSpec(child: c, background: try need(.background, f.second, &r), style: f.style)
+        case .center:
+            element = CenterLayoutSpec(centeringOptions: f.centeringOptions, sizingOptions: f.sizingOptions,
+                                       child: try need(.child, f.child, &r), style: f.style)
+        case .relative:
+            element = RelativeLayoutSpec(horizontalPosition: f.horizontalPosition, verticalPosition: f.verticalPosition,
+                                         sizingOption: f.sizingOption, child: try need(.child, f.child, &r), style: f.style)
+        case .ratio:
+            guard seen & ElementField.ratio.bit != 0 else {
+                throw r.fail("a ratio spec needs 'ratio' (height ÷ width, > 0)", at: "ratio")
             }
-            element = RatioLayoutSpec(ratio: ratio, child: try child(&r, "child"), style: style)
-        case "absolute":
-            let sizing = try r.take("sizing").map { x in try at("sizing") { try $0.enumValue(x, AbsoluteLayoutSpecSizing.self) } } ?? .default
-            element = AbsoluteLayoutSpec(sizing: sizing, children: try children(&r), style: style)
-        case "static":
-            element = AbsoluteLayoutSpec(sizing: .sizeToFit, children: try children(&r), typeName: "static", style: style)
-        case "corner":
-            let c = try child(&r, "child")
-            let k = try child(&r, "corner")
-            let loc = try r.take("cornerLocation").map { x in try at("cornerLocation") { try $0.enumValue(x, CornerLayoutSpecLocation.self) } } ?? .topLeft
-            let offset = try r.take("offset").map { x in try at("offset") { try $0.point(x, "offset") } } ?? .zero
-            let wraps = try r.take("wrapsCorner").map { x in try at("wrapsCorner") { try $0.bool(x) } } ?? false
-            element = CornerLayoutSpec(child: c, corner: k, cornerLocation: loc, offset: offset, wrapsCorner: wraps, style: style)
-        case "wrapper":
-            element = WrapperLayoutSpec(children: try children(&r), style: style)
-        case "spacer":
-            element = LayoutSpec(style: style)
-        case "node":
-            let layout = try r.take("layout").map { x in try at("layout") { try $0.element(x) } }
-            let intrinsic = try r.take("intrinsicSize").map { x in try at("intrinsicSize") { try $0.size(x, "intrinsicSize") } }
-            if layout != nil && intrinsic != nil { throw fail("a node has either 'layout' or 'intrinsicSize', not both", at: "intrinsicSize") }
-            element = DisplayNode(layoutSpec: layout, intrinsicSize: intrinsic, style: style)
-        case "image":
-            let intrinsic = try r.take("intrinsicSize").map { x in try at("intrinsicSize") { try $0.size(x, "intrinsicSize") } }
-            let url = try r.take("url").map { x in try at("url") { try $0.string(x) } }
-            element = ImageNode(intrinsicSize: intrinsic, url: url, style: style)
-        case "text":
-            let (attributes, inset) = try textFields(&r, what: "a text element")
-            element = TextNode(attributes: attributes, textContainerInset: inset, style: style)
-        case "button":
-            element = try button(&r, style)
-        default:
-            throw fail("unknown element type '\(type)'", at: "type")
+            element = RatioLayoutSpec(ratio: f.ratio, child: try need(.child, f.child, &r), style: f.style)
+        case .absolute: element = AbsoluteLayoutSpec(sizing: f.sizing, children: f.children, style: f.style)
+        case .static: element = AbsoluteLayoutSpec(sizing: .sizeToFit, children: f.children, typeName: "static", style: f.style)
+        case .corner:
+            let c = try need(.child, f.child, &r)
+            element = CornerLayoutSpec(child: c, corner: try need(.corner, f.second, &r), cornerLocation: f.cornerLocation,
+                                       offset: f.offset, wrapsCorner: f.wrapsCorner, style: f.style)
+        case .wrapper: element = WrapperLayoutSpec(children: f.children, style: f.style)
+        case .spacer: element = LayoutSpec(style: f.style)
+        case .node:
+            if f.layout != nil && f.intrinsicSize != nil {
+                throw r.fail("a node has either 'layout' or 'intrinsicSize', not both", at: "intrinsicSize")
+            }
+            element = DisplayNode(layoutSpec: f.layout, intrinsicSize: f.intrinsicSize, style: f.style)
+        case .image: element = ImageNode(intrinsicSize: f.intrinsicSize, url: f.url, style: f.style)
+        case .text:
+            if seen & ElementField.lineSpacing.bit != 0 {
+                guard f.lineSpacing >= 0 else { throw r.fail("must be >= 0", at: "lineSpacing") }
+                f.text.lineSpacing = f.lineSpacing
+            }
+            let (attributes, inset) = try textAttributes(f.text, what: "a text element")
+            element = TextNode(attributes: attributes, textContainerInset: inset, style: f.style)
+        case .button: element = button(f.button ?? ButtonFields(), f.style)
         }
-        try finish(r, "a \(type) element")
-        element.id = id
+        // Then members this type does not have, and names no type has.
+        if misplaced != 0 || unknown != nil {
+            let first = ElementField.allCases.first { misplaced & $0.bit != 0 }
+            let name = first.map(\.name) ?? unknown!
+            throw r.fail("unknown field '\(name)' in a \(type.rawValue) element", at: name)
+        }
+        element.id = f.id
         return element
     }
 
-    mutating func child(_ r: inout ObjectReader, _ key: String) throws -> LayoutElement {
-        guard let v = r.take(key) else { throw fail("this spec needs '\(key)' (one element)", at: key) }
-        if case .array = v { throw fail("'\(key)' is one element, not an array", at: key) }
-        return try at(key) { try $0.element(v) }
-    }
-
-    mutating func children(_ r: inout ObjectReader) throws -> [LayoutElement] {
-        guard let v = r.take("children") else { return [] }
-        return try at("children") { s in
-            guard case .array(let items) = v else { throw s.fail("'children' must be an array of elements, not \(v.typeDescription)") }
-            var out: [LayoutElement] = []
-            out.reserveCapacity(items.count)
-            for (k, item) in items.enumerated() { out.append(try s.at(k) { try $0.element(item) }) }
-            return out
+    private mutating func stack(_ f: inout ElementFields) throws -> LayoutElement {
+        let alignItems = f.alignItems ?? .stretch
+        let effective = StackLayoutSpec.applyAlignments(direction: f.direction, justifyContent: f.justifyContent,
+                                                         alignItems: alignItems, horizontal: f.horizontalAlignment,
+                                                         vertical: f.verticalAlignment)
+        if f.direction == .vertical && (effective.1 == .baselineFirst || effective.1 == .baselineLast) {
+            throw r.fail("baseline alignment is only for horizontal stacks", at: "alignItems")
         }
-    }
-
-    mutating func stack(_ r: inout ObjectReader, _ style: LayoutElementStyle) throws -> LayoutElement {
-        func opt<E: RawRepresentable & CaseIterable>(_ key: String, _ t: E.Type, _ s: inout DecodeState, _ r: inout ObjectReader) throws -> E? where E.RawValue == String {
-            guard let v = r.take(key) else { return nil }
-            return try s.at(key) { try $0.enumValue(v, t) }
-        }
-        let direction = try opt("direction", StackLayoutDirection.self, &self, &r) ?? .horizontal
-        let spacing = try r.take("spacing").map { x in try at("spacing") { try $0.number(x) } } ?? 0
-        let justify = try opt("justifyContent", StackLayoutJustifyContent.self, &self, &r) ?? .start
-        let alignItemsExplicit = try opt("alignItems", StackLayoutAlignItems.self, &self, &r)
-        let flexWrap = try opt("flexWrap", StackLayoutFlexWrap.self, &self, &r) ?? .noWrap
-        let alignContent = try opt("alignContent", StackLayoutAlignContent.self, &self, &r) ?? .start
-        let lineSpacing = try r.take("lineSpacing").map { x in try at("lineSpacing") { try $0.number(x) } } ?? 0
-        let h = try opt("horizontalAlignment", HorizontalAlignment.self, &self, &r) ?? HorizontalAlignment.none
-        let v = try opt("verticalAlignment", VerticalAlignment.self, &self, &r) ?? VerticalAlignment.none
-        let concurrent = try r.take("concurrent").map { x in try at("concurrent") { try $0.bool(x) } } ?? false
-        let alignItems = alignItemsExplicit ?? .stretch
-        let effective = StackLayoutSpec.applyAlignments(direction: direction, justifyContent: justify, alignItems: alignItems,
-                                                         horizontal: h, vertical: v)
-        if direction == .vertical && (effective.1 == .baselineFirst || effective.1 == .baselineLast) {
-            throw fail("baseline alignment is only for horizontal stacks", at: "alignItems")
-        }
-        let kids = try children(&r)
         // Stretch children resolve their style against an undefined parent (§7.2.11):
         // fractional min/max there is NaN in Texture (a debug assertion). Reject it.
-        for (k, child) in kids.enumerated() {
+        for (k, child) in f.children.enumerated() {
             let a = child.style.alignSelf
             let stretch = a == .stretch || (a == .auto && effective.1 == .stretch)
             guard stretch else { continue }
             let s = child.style
             for (name, d) in [("minWidth", s.minWidth), ("maxWidth", s.maxWidth), ("minHeight", s.minHeight), ("maxHeight", s.maxHeight)] where d.isFraction {
-                path.push("children"); path.push(k); path.push("style"); path.push(name)
-                defer { path.pop(); path.pop(); path.pop(); path.pop() }
-                throw fail("a fractional \(name) is undefined on a stretch-aligned stack child (Texture asserts); use points or alignSelf")
+                r.path.push("children"); r.path.push(k); r.path.push("style"); r.path.push(name)
+                defer { r.path.pop(); r.path.pop(); r.path.pop(); r.path.pop() }
+                throw r.fail("a fractional \(name) is undefined on a stretch-aligned stack child (Texture asserts); use points or alignSelf")
             }
         }
-        return StackLayoutSpec(direction: direction, spacing: spacing, justifyContent: justify, alignItems: alignItems,
-                               flexWrap: flexWrap, alignContent: alignContent, lineSpacing: lineSpacing,
-                               horizontalAlignment: h, verticalAlignment: v, concurrent: concurrent,
-                               children: kids, style: style)
+        return StackLayoutSpec(direction: f.direction, spacing: f.spacing, justifyContent: f.justifyContent, alignItems: alignItems,
+                               flexWrap: f.flexWrap, alignContent: f.alignContent, lineSpacing: f.lineSpacing,
+                               horizontalAlignment: f.horizontalAlignment, verticalAlignment: f.verticalAlignment,
+                               concurrent: f.concurrent, children: f.children, style: f.style)
     }
 
     // MARK: style
 
-    enum StyleField {
+    enum StyleField: Int, CaseIterable {
         case width, height, minWidth, maxWidth, minHeight, maxHeight, preferredSize, minSize, maxSize
         case flexGrow, flexShrink, flexBasis, alignSelf, spacingBefore, spacingAfter, ascender, descender
         case layoutPosition, sizeRange
     }
+    /// Case names, and `preferredFrameSize` (Texture's older name for preferredSize).
+    static let styleFields = NameTable(StyleField.allCases.map { ("\($0)", $0) } + [("preferredFrameSize", .preferredSize)])
+    static let alignSelfValues = NameTable(cases: AlignSelf.self)
 
-    static let styleFields: [String: StyleField] = [
-        "width": .width, "height": .height, "minWidth": .minWidth, "maxWidth": .maxWidth, "minHeight": .minHeight,
-        "maxHeight": .maxHeight, "preferredSize": .preferredSize, "preferredFrameSize": .preferredSize,
-        "minSize": .minSize, "maxSize": .maxSize, "flexGrow": .flexGrow, "flexShrink": .flexShrink,
-        "flexBasis": .flexBasis, "alignSelf": .alignSelf, "spacingBefore": .spacingBefore,
-        "spacingAfter": .spacingAfter, "ascender": .ascender, "descender": .descender,
-        "layoutPosition": .layoutPosition, "sizeRange": .sizeRange,
-    ]
-
-    mutating func style(_ v: JSONValue) throws -> LayoutElementStyle {
-        var r = try object(v, "style")
+    mutating func style() throws -> LayoutElementStyle {
         var style = LayoutElementStyle()
+        var seen: UInt64 = 0, unknown: String?
+        guard try r.beginObject("style") else { return style }
         // Fields apply in the order written, as successive setters do.
-        for (key, field, value) in r.takeInOrder(Self.styleFields) {
-            path.push(key)
-            defer { path.pop() }
-            switch field {
-            case .width: style.width = try dimension(value)
-            case .height: style.height = try dimension(value)
-            case .minWidth: style.minWidth = try dimension(value)
-            case .maxWidth: style.maxWidth = try dimension(value)
-            case .minHeight: style.minHeight = try dimension(value)
-            case .maxHeight: style.maxHeight = try dimension(value)
-            case .preferredSize: style.setPreferredSize(try size(value, key))
-            case .minSize: style.setMinSize(try size(value, key))
-            case .maxSize: style.setMaxSize(try size(value, key))
-            case .flexGrow: style.flexGrow = try flexFactor(value)
-            case .flexShrink: style.flexShrink = try flexFactor(value)
-            case .flexBasis: style.flexBasis = try dimension(value)
-            case .alignSelf: style.alignSelf = try enumValue(value, AlignSelf.self)
-            case .spacingBefore: style.spacingBefore = try number(value)
-            case .spacingAfter: style.spacingAfter = try number(value)
-            case .ascender: style.ascender = try number(value)
-            case .descender: style.descender = try number(value)
-            case .layoutPosition: style.layoutPosition = try point(value, key)
+        repeat {
+            guard let k = try r.member(Self.styleFields, seen: &seen, unknown: &unknown) else { continue }
+            let key = Self.styleFields.names[k]
+            r.path.push(key)
+            switch Self.styleFields.values[k] {
+            case .width: style.width = try r.dimension()
+            case .height: style.height = try r.dimension()
+            case .minWidth: style.minWidth = try r.dimension()
+            case .maxWidth: style.maxWidth = try r.dimension()
+            case .minHeight: style.minHeight = try r.dimension()
+            case .maxHeight: style.maxHeight = try r.dimension()
+            case .preferredSize: style.setPreferredSize(try r.size(key))
+            case .minSize: style.setMinSize(try r.size(key))
+            case .maxSize: style.setMaxSize(try r.size(key))
+            case .flexGrow: style.flexGrow = try r.flexFactor()
+            case .flexShrink: style.flexShrink = try r.flexFactor()
+            case .flexBasis: style.flexBasis = try r.dimension()
+            case .alignSelf: style.alignSelf = try r.name(Self.alignSelfValues)
+            case .spacingBefore: style.spacingBefore = try r.number()
+            case .spacingAfter: style.spacingAfter = try r.number()
+            case .ascender: style.ascender = try r.number()
+            case .descender: style.descender = try r.number()
+            case .layoutPosition: style.layoutPosition = try r.point(key)
             case .sizeRange:
                 // 1.x ASRelativeSizeRange: min → minWidth/minHeight, max → maxWidth/maxHeight.
-                var o = try object(value, "sizeRange")
-                func relative(_ k: String, _ s: inout DecodeState, _ o: inout ObjectReader) throws -> (Dimension, Dimension) {
-                    guard let rv = o.take(k) else { return (.auto, .auto) }
-                    return try s.at(k) { s in
-                        var ro = try s.object(rv, k)
-                        let w = try ro.take("width").map { x in try s.at("width") { try $0.dimension(x) } } ?? .auto
-                        let h = try ro.take("height").map { x in try s.at("height") { try $0.dimension(x) } } ?? .auto
-                        try s.finish(ro, k)
-                        return (w, h)
-                    }
+                var rangeSeen: UInt64 = 0, rangeUnknown: String?
+                var mn = (Dimension.auto, Dimension.auto), mx = (Dimension.auto, Dimension.auto)
+                if try r.beginObject("sizeRange") {
+                    repeat {
+                        guard let j = try r.member(Self.rangeFields, seen: &rangeSeen, unknown: &rangeUnknown) else { continue }
+                        let name = Self.rangeFields.names[j]
+                        r.path.push(name)
+                        var sizeSeen: UInt64 = 0, sizeUnknown: String?
+                        var w = Dimension.auto, h = Dimension.auto
+                        if try r.beginObject(name) {
+                            repeat {
+                                guard let s = try r.member(WireReader.sizeFields, seen: &sizeSeen, unknown: &sizeUnknown) else { continue }
+                                let width = WireReader.sizeFields.values[s] == .width
+                                r.path.push(width ? "width" : "height")
+                                if width { w = try r.dimension() } else { h = try r.dimension() }
+                                r.path.pop()
+                            } while try r.scanner.nextMember()
+                        }
+                        try r.finish(sizeUnknown, name)
+                        if Self.rangeFields.values[j] == .min { mn = (w, h) } else { mx = (w, h) }
+                        r.path.pop()
+                    } while try r.scanner.nextMember()
                 }
-                let mn = try relative("min", &self, &o), mx = try relative("max", &self, &o)
-                try finish(o, "sizeRange")
+                try r.finish(rangeUnknown, "sizeRange")
                 style.minWidth = mn.0; style.minHeight = mn.1
                 style.maxWidth = mx.0; style.maxHeight = mx.1
             }
-        }
-        try finish(r, "style")
+            r.path.pop()
+        } while try r.scanner.nextMember()
+        try r.finish(unknown, "style")
         return style
-    }
-
-    func flexFactor(_ v: JSONValue) throws -> Double {
-        if case .bool(let b) = v { return b ? 1 : 0 }
-        guard case .number = v else { throw fail("must be a number >= 0 (or a boolean, as in API 1.x), not \(v.typeDescription)") }
-        return try nonNegative(v)
-    }
-
-    // MARK: text and button
-
-    static let weightNames: [String: Int] = [
-        "thin": 100, "ultralight": 200, "extralight": 200, "light": 300, "normal": 400, "regular": 400,
-        "medium": 500, "semibold": 600, "demibold": 600, "bold": 700, "extrabold": 800, "heavy": 800, "black": 900,
-    ]
-
-    mutating func font(_ v: JSONValue, base: FontDescriptor) throws -> FontDescriptor {
-        var r = try object(v, "font")
-        var f = base
-        if let x = r.take("family") {
-            f.family = try at("family") { s in
-                let name = try s.string(x)
-                guard !name.isEmpty else { throw s.fail("family must not be empty") }
-                return name
-            }
-        }
-        if let x = r.take("size") {
-            f.size = try at("size") { s in
-                let d = try s.number(x)
-                guard d > 0 && d <= 1000 else { throw s.fail("size must be > 0 (and at most 1000)") }
-                return d
-            }
-        }
-        if let x = r.take("weight") {
-            f.weight = try at("weight") { s in
-                if case .string(let name) = x {
-                    guard let w = Self.weightNames[name.lowercased()] else {
-                        throw s.fail("'\(name)' is not a weight (100–900 or a name such as \"bold\")")
-                    }
-                    return w
-                }
-                let d = try s.number(x)
-                guard d >= 1 && d <= 1000 else { throw s.fail("weight must be between 1 and 1000 (CSS weights, 400 = regular)") }
-                return Int(d.rounded())
-            }
-        }
-        if let x = r.take("italic") { f.italic = try at("italic") { try $0.bool(x) } }
-        try finish(r, "font")
-        if let measurer = textMeasurer, let problem = measurer.validate(f) {
-            throw fail(problem.message, at: "family")
-        }
-        return f
-    }
-
-    static let textKeys: Set<String> = ["text", "spans", "font", "lineHeight", "lineSpacing", "letterSpacing", "alignment",
-                                        "maximumNumberOfLines", "truncationMode", "truncationText", "textContainerInset"]
-
-    mutating func textFields(_ r: inout ObjectReader, what: String) throws -> (TextAttributes, EdgeInsets) {
-        guard textMeasurer != nil else { throw fail("text is not available: the service was started without a text measurer") }
-        hasText = true
-        var font = FontDescriptor.attributedStringDefault
-        if let x = r.take("font") {
-            font = try at("font") { try $0.font(x, base: .attributedStringDefault) }
-        } else if let problem = textMeasurer?.validate(font) {
-            throw fail("the default font is not available: \(problem.message)")
-        }
-        let textValue = r.take("text"), spansValue = r.take("spans")
-        var spans: [TextSpan]
-        switch (textValue, spansValue) {
-        case (let t?, nil): spans = [TextSpan(text: try at("text") { try $0.string(t) })]
-        case (nil, let sv?):
-            spans = try at("spans") { s in
-                guard case .array(let items) = sv else { throw s.fail("'spans' must be an array, not \(sv.typeDescription)") }
-                var out: [TextSpan] = []
-                for (k, item) in items.enumerated() {
-                    out.append(try s.at(k) { s in
-                        var o = try s.object(item, "a span")
-                        guard let tv = o.take("text") else { throw s.fail("a span needs 'text'") }
-                        let text = try s.at("text") { try $0.string(tv) }
-                        let f = try o.take("font").map { x in try s.at("font") { try $0.font(x, base: font) } }
-                        let ls = try o.take("letterSpacing").map { x in try s.at("letterSpacing") { try $0.number(x) } }
-                        try s.finish(o, "a span")
-                        return TextSpan(text: text, font: f, letterSpacing: ls)
-                    })
-                }
-                return out
-            }
-        case (nil, nil): throw fail("\(what) needs 'text' or 'spans'")
-        case (_?, _?): throw fail("give 'text' or 'spans', not both", at: "spans")
-        }
-        var a = TextAttributes(spans: spans, font: font)
-        if let x = r.take("lineHeight") {
-            a.lineHeight = try at("lineHeight") { s in
-                let d = try s.number(x)
-                guard d > 0 else { throw s.fail("lineHeight must be > 0") }
-                return d
-            }
-        }
-        if let x = r.take("lineSpacing") { a.lineSpacing = try at("lineSpacing") { try $0.nonNegative(x) } }
-        if let x = r.take("letterSpacing") { a.letterSpacing = try at("letterSpacing") { try $0.number(x) } }
-        if let x = r.take("alignment") { a.alignment = try at("alignment") { try $0.enumValue(x, TextAlignment.self) } }
-        if let x = r.take("maximumNumberOfLines") { a.maximumNumberOfLines = try at("maximumNumberOfLines") { try $0.integer(x) } }
-        if let x = r.take("truncationMode") { a.truncationMode = try at("truncationMode") { try $0.enumValue(x, TruncationMode.self) } }
-        if let x = r.take("truncationText") { a.truncationText = try at("truncationText") { try $0.string(x) } }
-        var inset = EdgeInsets.zero
-        if let x = r.take("textContainerInset") { inset = try at("textContainerInset") { try $0.insets(x, allowInfinite: false) } }
-        return (a, inset)
-    }
-
-    mutating func button(_ r: inout ObjectReader, _ style: LayoutElementStyle) throws -> LayoutElement {
-        var title: TextNode?
-        if let tv = r.take("title") {
-            title = try at("title") { s in
-                var o = try s.object(tv, "title")
-                let (attributes, inset) = try s.textFields(&o, what: "a button title")
-                try s.finish(o, "title")
-                var titleStyle = LayoutElementStyle()
-                titleStyle.flexShrink = 1
-                return TextNode(attributes: attributes, textContainerInset: inset, style: titleStyle)
-            }
-        }
-        var image: ImageNode?
-        if let iv = r.take("image") {
-            image = try at("image") { s in
-                var o = try s.object(iv, "image")
-                let intrinsic = try o.take("intrinsicSize").map { x in try s.at("intrinsicSize") { try $0.size(x, "intrinsicSize") } }
-                let url = try o.take("url").map { x in try s.at("url") { try $0.string(x) } }
-                try s.finish(o, "image")
-                return ImageNode(intrinsicSize: intrinsic, url: url)
-            }
-        }
-        let spacing = try r.take("contentSpacing").map { x in try at("contentSpacing") { try $0.number(x) } } ?? 8
-        let horizontal = try r.take("laysOutHorizontally").map { x in try at("laysOutHorizontally") { try $0.bool(x) } } ?? true
-        let ha = try r.take("contentHorizontalAlignment").map { x in try at("contentHorizontalAlignment") { try $0.enumValue(x, HorizontalAlignment.self) } } ?? .middle
-        let va = try r.take("contentVerticalAlignment").map { x in try at("contentVerticalAlignment") { try $0.enumValue(x, VerticalAlignment.self) } } ?? .center
-        let insets = try r.take("contentEdgeInsets").map { x in try at("contentEdgeInsets") { try $0.insets(x, allowInfinite: false) } } ?? .zero
-        let ia = try r.take("imageAlignment").map { x in try at("imageAlignment") { try $0.enumValue(x, ButtonNodeImageAlignment.self) } } ?? .beginning
-        return ButtonNode(title: title, image: image, contentSpacing: spacing, laysOutHorizontally: horizontal,
-                          contentHorizontalAlignment: ha, contentVerticalAlignment: va, contentEdgeInsets: insets,
-                          imageAlignment: ia, style: style)
     }
 }

@@ -1,0 +1,348 @@
+import Foundation
+
+/// The tokens and structure of RFC 8259 JSON over a byte buffer: whitespace, literals,
+/// numbers, strings (escapes, UTF-8 validation), object/array punctuation and nesting,
+/// each with the exact error message and line/column of the first offending byte.
+///
+/// Two readers stand on it and so report the same syntax errors: `JSONParser` (builds a
+/// `JSONValue`) and `RequestDecoder` (builds the element tree in one pass, no `JSONValue`).
+struct JSONScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var i: Int
+    var depth = 0
+    let maxDepth: Int
+    /// Unescaped string bytes when a string holds escapes.
+    var scratch: [UInt8] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+        // A UTF-8 byte order mark is tolerated, as most parsers do.
+        i = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+
+    // MARK: errors
+
+    private func position(of offset: Int) -> (Int, Int) {
+        var line = 1, col = 1
+        var k = 0
+        let end = Swift.min(offset, bytes.count)
+        while k < end {
+            let b = bytes[k]
+            if b == 0x0A { line += 1; col = 1 } else if b & 0xC0 != 0x80 { col += 1 }
+            k += 1
+        }
+        return (line, col)
+    }
+
+    func error(_ message: String, at offset: Int? = nil, nesting: Bool = false) -> JSONParser.SyntaxError {
+        let (line, col) = position(of: offset ?? i)
+        return JSONParser.SyntaxError(message: message, line: line, column: col, nestingLimit: nesting)
+    }
+
+    func describe(_ b: UInt8) -> String {
+        if b >= 0x20 && b < 0x7F { return "'\(Character(UnicodeScalar(b)))'" }
+        return "byte 0x\(String(b, radix: 16))"
+    }
+
+    // MARK: document
+
+    /// The first byte of the next value, after whitespace (an error at the end of input).
+    mutating func valueStart() throws -> UInt8 {
+        skipWhitespace()
+        guard i < bytes.count else { throw error("unexpected end of input; expected a value") }
+        return bytes[i]
+    }
+
+    mutating func beginDocument() throws {
+        skipWhitespace()
+        if i >= bytes.count { throw error("the body is empty; expected a JSON value") }
+    }
+
+    mutating func endDocument() throws {
+        skipWhitespace()
+        if i < bytes.count { throw error("unexpected \(describe(bytes[i])) after the JSON value") }
+    }
+
+    @inline(__always) mutating func skipWhitespace() {
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { return }
+        }
+    }
+
+    /// What a value starting with `b` is, for messages ("must be a number, not a string").
+    static func kind(of b: UInt8) -> String {
+        switch b {
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return "a number"
+        }
+    }
+
+    // MARK: structure
+
+    private mutating func enter() throws {
+        depth += 1
+        if depth > maxDepth { throw error("JSON nested deeper than \(maxDepth) levels", nesting: true) }
+    }
+
+    /// At '{': enters the object; false when it is empty (and already closed).
+    mutating func beginObject() throws -> Bool {
+        try enter()
+        i += 1
+        skipWhitespace()
+        if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return false }
+        return true
+    }
+
+    /// A member name and its ':'; returns where the name's bytes are (see `withKey`).
+    mutating func memberName() throws -> StringToken {
+        skipWhitespace()
+        guard i < bytes.count else { throw error("unexpected end of input in an object") }
+        guard bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes, found \(describe(bytes[i]))") }
+        let token = try stringToken()
+        skipWhitespace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
+            throw error(i < bytes.count ? "expected ':' after a member name, found \(describe(bytes[i]))" : "unexpected end of input in an object")
+        }
+        i += 1
+        return token
+    }
+
+    /// After a member's value: true when another member follows, false at '}'.
+    mutating func nextMember() throws -> Bool {
+        skipWhitespace()
+        guard i < bytes.count else { throw error("unexpected end of input in an object") }
+        if bytes[i] == UInt8(ascii: ",") { i += 1; return true }
+        if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return false }
+        throw error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
+    }
+
+    /// At '[': enters the array; false when it is empty (and already closed).
+    mutating func beginArray() throws -> Bool {
+        try enter()
+        i += 1
+        skipWhitespace()
+        if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return false }
+        return true
+    }
+
+    /// After an item: true when another item follows, false at ']'.
+    mutating func nextItem() throws -> Bool {
+        skipWhitespace()
+        guard i < bytes.count else { throw error("unexpected end of input in an array") }
+        if bytes[i] == UInt8(ascii: ",") { i += 1; return true }
+        if bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return false }
+        throw error("expected ',' or ']' in an array, found \(describe(bytes[i]))")
+    }
+
+    /// Checks and passes over one value of any kind.
+    mutating func skipValue() throws {
+        switch try valueStart() {
+        case UInt8(ascii: "{"):
+            guard try beginObject() else { return }
+            repeat {
+                _ = try memberName()
+                try skipValue()
+            } while try nextMember()
+        case UInt8(ascii: "["):
+            guard try beginArray() else { return }
+            repeat { try skipValue() } while try nextItem()
+        case UInt8(ascii: "\""): _ = try stringToken()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number()
+        default: throw error("unexpected \(describe(bytes[i])); expected a value")
+        }
+    }
+
+    // MARK: scalars
+
+    mutating func literal(_ word: StaticString) throws {
+        let n = word.utf8CodeUnitCount
+        let start = i
+        guard i + n <= bytes.count else { throw error("invalid literal", at: start) }
+        let p = word.utf8Start
+        for k in 0..<n where bytes[i + k] != p[k] { throw error("invalid literal", at: start) }
+        i += n
+    }
+
+    @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+
+    mutating func number() throws -> Double {
+        let start = i
+        var negative = false
+        if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        guard i < bytes.count, isDigit(bytes[i]) else { throw error("invalid number", at: start) }
+        var integer: UInt64 = 0
+        var digits = 0
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+            if i < bytes.count && isDigit(bytes[i]) { throw error("invalid number: leading zero", at: start) }
+        } else {
+            while i < bytes.count && isDigit(bytes[i]) {
+                if digits < 18 { integer = integer &* 10 &+ UInt64(bytes[i] &- 48) }
+                digits += 1
+                i += 1
+            }
+        }
+        var simple = digits <= 15
+        if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+            simple = false
+            i += 1
+            guard i < bytes.count, isDigit(bytes[i]) else { throw error("invalid number: digits expected after '.'", at: start) }
+            while i < bytes.count && isDigit(bytes[i]) { i += 1 }
+        }
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+            simple = false
+            i += 1
+            if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+            guard i < bytes.count, isDigit(bytes[i]) else { throw error("invalid number: digits expected in the exponent", at: start) }
+            while i < bytes.count && isDigit(bytes[i]) { i += 1 }
+        }
+        if simple {
+            let v = Double(integer)
+            return negative ? -v : v
+        }
+        // Correctly rounded conversion of the validated token (NUL-terminated copy; tokens
+        // of ordinary length stay on the stack).
+        let count = i - start
+        let token = bytes.baseAddress! + start
+        if count < 64 {
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buffer in
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: token, byteCount: count)
+                buffer[count] = 0
+                return strtod(buffer.baseAddress!, nil)
+            }
+        }
+        var copy = [CChar](repeating: 0, count: count + 1)
+        copy.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: token, byteCount: count) }
+        return strtod(copy, nil)
+    }
+
+    /// Where a string's content is: `start..<end` of `bytes`, or `scratch` when it held
+    /// escapes. Valid until the next string is read.
+    struct StringToken {
+        var start: Int
+        var end: Int
+        var escaped: Bool
+        var ascii: Bool
+        /// Offset of the opening quote (for messages).
+        var open: Int
+    }
+
+    /// Reads a string at '"', checking escapes and UTF-8.
+    mutating func stringToken() throws -> StringToken {
+        let open = i
+        i += 1
+        let start = i
+        // Fast path: no escapes, no control characters.
+        var ascii = true
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                let token = StringToken(start: start, end: i, escaped: false, ascii: ascii, open: open)
+                i += 1
+                if !ascii {
+                    guard String(validating: UnsafeBufferPointer(rebasing: bytes[start..<token.end]), as: UTF8.self) != nil else {
+                        throw error("invalid UTF-8 in a string", at: open)
+                    }
+                }
+                return token
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 { break }
+            if b >= 0x80 { ascii = false }
+            i += 1
+        }
+        // Slow path: escapes.
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+        while true {
+            guard i < bytes.count else { throw error("unterminated string", at: open) }
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") { i += 1; break }
+            if b < 0x20 { throw error("control character in a string (escape it)") }
+            if b != UInt8(ascii: "\\") { scratch.append(b); i += 1; continue }
+            i += 1
+            guard i < bytes.count else { throw error("unterminated string", at: open) }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "\""): scratch.append(0x22)
+            case UInt8(ascii: "\\"): scratch.append(0x5C)
+            case UInt8(ascii: "/"): scratch.append(0x2F)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "r"): scratch.append(0x0D)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        throw error("unpaired surrogate in a \\u escape")
+                    }
+                    i += 2
+                    let low = try hex4()
+                    guard low >= 0xDC00 && low < 0xE000 else { throw error("unpaired surrogate in a \\u escape") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    throw error("unpaired surrogate in a \\u escape")
+                }
+                guard let u = UnicodeScalar(scalar) else { throw error("invalid \\u escape") }
+                scratch.append(contentsOf: String(Character(u)).utf8)
+            default:
+                throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: i - 2)
+            }
+        }
+        guard String(validating: scratch, as: UTF8.self) != nil else { throw error("invalid UTF-8 in a string", at: open) }
+        return StringToken(start: 0, end: scratch.count, escaped: true, ascii: false, open: open)
+    }
+
+    /// The content bytes of `token` (read just now).
+    @inline(__always) func withBytes<T>(_ token: StringToken, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        if token.escaped { return try scratch.withUnsafeBufferPointer(body) }
+        return try body(UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]))
+    }
+
+    /// The string `token` (read just now).
+    func string(_ token: StringToken) -> String {
+        withBytes(token) { slice in
+            if token.ascii {
+                return String(unsafeUninitializedCapacity: slice.count) { out in
+                    _ = out.initialize(from: slice)
+                    return slice.count
+                }
+            }
+            return String(decoding: slice, as: UTF8.self) // validated when read
+        }
+    }
+
+    mutating func string() throws -> String {
+        let token = try stringToken()  // first: `string(_:)` reads the scratch it fills
+        return string(token)
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        guard i + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[i]
+            let d: UInt32
+            switch b {
+            case 48...57: d = UInt32(b - 48)
+            case 65...70: d = UInt32(b - 55)
+            case 97...102: d = UInt32(b - 87)
+            default: throw error("invalid hex digit in a \\u escape")
+            }
+            v = v << 4 | d
+            i += 1
+        }
+        return v
+    }
+}

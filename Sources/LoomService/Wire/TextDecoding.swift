@@ -1,0 +1,248 @@
+import LoomLayout
+
+/// The `text` element's members and a `button`'s, as `RequestDecoder` reads them.
+extension DecodeState {
+    /// A font as written: only the parts given, applied over a base font once the element's
+    /// own font is known (a span's font may come before the element's).
+    struct FontPatch {
+        var family: String?
+        var size: Double?
+        var weight: Int?
+        var italic: Bool?
+        func applied(to base: FontDescriptor) -> FontDescriptor {
+            var f = base
+            if let family { f.family = family }
+            if let size { f.size = size }
+            if let weight { f.weight = weight }
+            if let italic { f.italic = italic }
+            return f
+        }
+    }
+
+    struct TextFields {
+        var text: String?
+        var spans: [(text: String, font: FontPatch?, letterSpacing: Double?)]?
+        var font: FontPatch?
+        var lineHeight: Double?
+        var lineSpacing: Double?
+        var letterSpacing: Double?
+        var alignment: TextAlignment?
+        var maximumNumberOfLines: Int?
+        var truncationMode: TruncationMode?
+        var truncationText: String?
+        var textContainerInset: EdgeInsets?
+    }
+
+    struct ButtonFields {
+        var title: TextNode?
+        var image: ImageNode?
+        var contentSpacing = 8.0
+        var laysOutHorizontally = true
+        var contentHorizontalAlignment = HorizontalAlignment.middle
+        var contentVerticalAlignment = VerticalAlignment.center
+        var contentEdgeInsets = EdgeInsets.zero
+        var imageAlignment = ButtonNodeImageAlignment.beginning
+    }
+
+    static let textAlignments = NameTable(cases: TextAlignment.self)
+    static let truncationModes = NameTable(cases: TruncationMode.self)
+
+    static let weightNames: [String: Int] = [
+        "thin": 100, "ultralight": 200, "extralight": 200, "light": 300, "normal": 400, "regular": 400,
+        "medium": 500, "semibold": 600, "demibold": 600, "bold": 700, "extrabold": 800, "heavy": 800, "black": 900,
+    ]
+
+    /// Reads one text member (its name is on the path).
+    mutating func textMember(_ field: ElementField, _ t: inout TextFields) throws {
+        switch field {
+        case .text: t.text = try r.string()
+        case .spans: t.spans = try spans()
+        case .font: t.font = try font()
+        case .lineHeight:
+            let d = try r.number()
+            guard d > 0 else { throw r.fail("lineHeight must be > 0") }
+            t.lineHeight = d
+        case .lineSpacing: t.lineSpacing = try r.nonNegative()
+        case .letterSpacing: t.letterSpacing = try r.number()
+        case .alignment: t.alignment = try r.name(Self.textAlignments)
+        case .maximumNumberOfLines: t.maximumNumberOfLines = try r.integer()
+        case .truncationMode: t.truncationMode = try r.name(Self.truncationModes)
+        case .truncationText: t.truncationText = try r.string()
+        case .textContainerInset: t.textContainerInset = try r.insets(allowInfinite: false)
+        default: preconditionFailure("not a text member: \(field)")
+        }
+    }
+
+    enum FontField: Int, CaseIterable { case family, size, weight, italic }
+    static let fontFields = NameTable(FontField.allCases.map { ("\($0)", $0) })
+
+    mutating func font() throws -> FontPatch {
+        var p = FontPatch()
+        var seen: UInt64 = 0, unknown: String?
+        if try r.beginObject("font") {
+            repeat {
+                guard let k = try r.member(Self.fontFields, seen: &seen, unknown: &unknown) else { continue }
+                r.path.push(Self.fontFields.names[k])
+                switch Self.fontFields.values[k] {
+                case .family:
+                    let name = try r.string()
+                    guard !name.isEmpty else { throw r.fail("family must not be empty") }
+                    p.family = name
+                case .size:
+                    let d = try r.number()
+                    guard d > 0 && d <= 1000 else { throw r.fail("size must be > 0 (and at most 1000)") }
+                    p.size = d
+                case .weight:
+                    if try r.scanner.valueStart() == UInt8(ascii: "\"") {
+                        let name = try r.string()
+                        guard let w = Self.weightNames[name.lowercased()] else {
+                            throw r.fail("'\(name)' is not a weight (100–900 or a name such as \"bold\")")
+                        }
+                        p.weight = w
+                    } else {
+                        let d = try r.number()
+                        guard d >= 1 && d <= 1000 else { throw r.fail("weight must be between 1 and 1000 (CSS weights, 400 = regular)") }
+                        p.weight = Int(d.rounded())
+                    }
+                case .italic: p.italic = try r.bool()
+                }
+                r.path.pop()
+            } while try r.scanner.nextMember()
+        }
+        try r.finish(unknown, "font")
+        return p
+    }
+
+    enum SpanField: Int, CaseIterable { case text, font, letterSpacing }
+    static let spanFields = NameTable(SpanField.allCases.map { ("\($0)", $0) })
+
+    mutating func spans() throws -> [(text: String, font: FontPatch?, letterSpacing: Double?)] {
+        let b = try r.scanner.valueStart()
+        guard b == UInt8(ascii: "[") else { throw r.typeError("'spans' must be an array", b) }
+        var out: [(text: String, font: FontPatch?, letterSpacing: Double?)] = []
+        guard try r.scanner.beginArray() else { return out }
+        repeat {
+            r.path.push(out.count)
+            var text: String?, font: FontPatch?, letterSpacing: Double?
+            var seen: UInt64 = 0, unknown: String?
+            if try r.beginObject("a span") {
+                repeat {
+                    guard let k = try r.member(Self.spanFields, seen: &seen, unknown: &unknown) else { continue }
+                    r.path.push(Self.spanFields.names[k])
+                    switch Self.spanFields.values[k] {
+                    case .text: text = try r.string()
+                    case .font: font = try self.font()
+                    case .letterSpacing: letterSpacing = try r.number()
+                    }
+                    r.path.pop()
+                } while try r.scanner.nextMember()
+            }
+            guard let text else { throw r.fail("a span needs 'text'") }
+            try r.finish(unknown, "a span")
+            out.append((text, font, letterSpacing))
+            r.path.pop()
+        } while try r.scanner.nextItem()
+        return out
+    }
+
+    /// A font the measurer has (the error names `family` under the font's path).
+    private mutating func checked(_ font: FontDescriptor, at components: [JSONPath.Component]) throws -> FontDescriptor {
+        guard let measurer = textMeasurer, let problem = measurer.validate(font) else { return font }
+        r.path.components += components
+        throw r.fail(problem.message, at: "family")
+    }
+
+    /// The attributed string and insets `t` describes (`what` names it in errors).
+    mutating func textAttributes(_ t: TextFields, what: String) throws -> (TextAttributes, EdgeInsets) {
+        guard textMeasurer != nil else { throw r.fail("text is not available: the service was started without a text measurer") }
+        hasText = true
+        var font = FontDescriptor.attributedStringDefault
+        if let patch = t.font {
+            font = try checked(patch.applied(to: .attributedStringDefault), at: [.key("font")])
+        } else if let problem = textMeasurer?.validate(font) {
+            throw r.fail("the default font is not available: \(problem.message)")
+        }
+        let spans: [TextSpan]
+        switch (t.text, t.spans) {
+        case (let text?, nil): spans = [TextSpan(text: text)]
+        case (nil, let written?):
+            spans = try written.enumerated().map { k, span in
+                let f = try span.font.map { try checked($0.applied(to: font), at: [.key("spans"), .index(k), .key("font")]) }
+                return TextSpan(text: span.text, font: f, letterSpacing: span.letterSpacing)
+            }
+        case (nil, nil): throw r.fail("\(what) needs 'text' or 'spans'")
+        case (_?, _?): throw r.fail("give 'text' or 'spans', not both", at: "spans")
+        }
+        var a = TextAttributes(spans: spans, font: font)
+        if let v = t.lineHeight { a.lineHeight = v }
+        if let v = t.lineSpacing { a.lineSpacing = v }
+        if let v = t.letterSpacing { a.letterSpacing = v }
+        if let v = t.alignment { a.alignment = v }
+        if let v = t.maximumNumberOfLines { a.maximumNumberOfLines = v }
+        if let v = t.truncationMode { a.truncationMode = v }
+        if let v = t.truncationText { a.truncationText = v }
+        return (a, t.textContainerInset ?? .zero)
+    }
+
+    // MARK: button
+
+    enum ImageField: Int, CaseIterable { case intrinsicSize, url }
+    static let imageFields = NameTable(ImageField.allCases.map { ("\($0)", $0) })
+
+    /// Reads one button member (its name is on the path).
+    mutating func buttonMember(_ field: ElementField, _ b: inout ButtonFields) throws {
+        switch field {
+        case .title:
+            var t = TextFields()
+            var seen: UInt64 = 0, unknown: String?
+            if try r.beginObject("title") {
+                repeat {
+                    guard let k = try r.member(Self.elementFields, seen: &seen, unknown: &unknown) else { continue }
+                    let f = ElementField(rawValue: k)!
+                    guard Self.textFieldMask & f.bit != 0 else {
+                        try r.scanner.skipValue()
+                        if unknown == nil { unknown = f.name }
+                        continue
+                    }
+                    r.path.push(f.name)
+                    try textMember(f, &t)
+                    r.path.pop()
+                } while try r.scanner.nextMember()
+            }
+            let (attributes, inset) = try textAttributes(t, what: "a button title")
+            try r.finish(unknown, "title")
+            var titleStyle = LayoutElementStyle()
+            titleStyle.flexShrink = 1
+            b.title = TextNode(attributes: attributes, textContainerInset: inset, style: titleStyle)
+        case .image:
+            var intrinsic: Size?, url: String?
+            var seen: UInt64 = 0, unknown: String?
+            if try r.beginObject("image") {
+                repeat {
+                    guard let k = try r.member(Self.imageFields, seen: &seen, unknown: &unknown) else { continue }
+                    r.path.push(Self.imageFields.names[k])
+                    switch Self.imageFields.values[k] {
+                    case .intrinsicSize: intrinsic = try r.size("intrinsicSize")
+                    case .url: url = try r.string()
+                    }
+                    r.path.pop()
+                } while try r.scanner.nextMember()
+            }
+            try r.finish(unknown, "image")
+            b.image = ImageNode(intrinsicSize: intrinsic, url: url)
+        case .contentSpacing: b.contentSpacing = try r.number()
+        case .laysOutHorizontally: b.laysOutHorizontally = try r.bool()
+        case .contentHorizontalAlignment: b.contentHorizontalAlignment = try r.name(Self.horizontalAlignments)
+        case .contentVerticalAlignment: b.contentVerticalAlignment = try r.name(Self.verticalAlignments)
+        case .contentEdgeInsets: b.contentEdgeInsets = try r.insets(allowInfinite: false)
+        case .imageAlignment: b.imageAlignment = try r.name(Self.imageAlignments)
+        default: preconditionFailure("not a button member: \(field)")
+        }
+    }
+
+    func button(_ b: ButtonFields, _ style: LayoutElementStyle) -> LayoutElement {
+        ButtonNode(title: b.title, image: b.image, contentSpacing: b.contentSpacing, laysOutHorizontally: b.laysOutHorizontally,
+                   contentHorizontalAlignment: b.contentHorizontalAlignment, contentVerticalAlignment: b.contentVerticalAlignment,
+                   contentEdgeInsets: b.contentEdgeInsets, imageAlignment: b.imageAlignment, style: style)
+    }
+}

@@ -1,0 +1,231 @@
+import LoomLayout
+
+/// A JSON path kept as a stack of components; rendered only for errors.
+struct JSONPath {
+    enum Component { case key(String), index(Int) }
+    var components: [Component] = []
+    @inline(__always) mutating func push(_ k: String) { components.append(.key(k)) }
+    @inline(__always) mutating func push(_ i: Int) { components.append(.index(i)) }
+    @inline(__always) mutating func pop() { components.removeLast() }
+    var rendered: String {
+        var s = ""
+        for c in components {
+            switch c {
+            case .key(let k): s += s.isEmpty ? k : "." + k
+            case .index(let i): s += "[\(i)]"
+            }
+        }
+        return s
+    }
+}
+
+/// Reads typed wire values (numbers, Dimensions, sizes, insets, enum names …) from the
+/// scanner, with the wire format's messages and the path of the value in every error.
+/// Called with the value's member name already on `path`.
+struct WireReader {
+    var scanner: JSONScanner
+    var path = JSONPath()
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maxNesting: Int) {
+        scanner = JSONScanner(bytes: bytes, maxDepth: maxNesting)
+        path.components.reserveCapacity(64)
+    }
+
+    // MARK: errors
+
+    /// An error at the current path (none at the top level, rather than an empty path).
+    func fail(_ message: String) -> WireError {
+        .invalidSpec(message, path: path.components.isEmpty ? nil : path.rendered)
+    }
+    mutating func fail(_ message: String, at key: String) -> WireError {
+        path.push(key); defer { path.pop() }
+        return .invalidSpec(message, path: path.rendered)
+    }
+    func typeError(_ expected: String, _ b: UInt8) -> WireError {
+        fail("\(expected), not \(JSONScanner.kind(of: b))")
+    }
+
+    // MARK: objects
+
+    /// Enters an object (`what` names it in the type error); false when it is empty.
+    mutating func beginObject(_ what: @autoclosure () -> String) throws -> Bool {
+        let b = try scanner.valueStart()
+        guard b == UInt8(ascii: "{") else { throw typeError("\(what()) must be an object", b) }
+        return try scanner.beginObject()
+    }
+
+    /// The next member's name, looked up in `table`: its index in `table.names` (each name
+    /// once per object: a second time is a `duplicate field` error), or nil for a name not in
+    /// the table (its value already skipped; the first such name is kept for `finish`).
+    mutating func member<F>(_ table: NameTable<F>, seen: inout UInt64, unknown: inout String?) throws -> Int? {
+        let token = try scanner.memberName()
+        if let index = scanner.withBytes(token, { table.index(of: $0) }) {
+            let bit: UInt64 = 1 << UInt64(index)
+            if seen & bit != 0 { throw fail("duplicate field '\(table.names[index])'", at: table.names[index]) }
+            seen |= bit
+            return index
+        }
+        let name = scanner.string(token)
+        try scanner.skipValue()
+        if unknown == nil { unknown = name }
+        return nil
+    }
+
+    /// After an object's members: reject the first unknown one.
+    mutating func finish(_ unknown: String?, _ what: @autoclosure () -> String) throws {
+        if let k = unknown { throw fail("unknown field '\(k)' in \(what())", at: k) }
+    }
+
+    // MARK: scalars
+
+    mutating func number() throws -> Double {
+        let b = try scanner.valueStart()
+        guard b == UInt8(ascii: "-") || (b >= 48 && b <= 57) else { throw typeError("must be a number", b) }
+        let d = try scanner.number()
+        guard d.isFinite else { throw fail("must be a finite number") }
+        return d
+    }
+    mutating func nonNegative() throws -> Double {
+        let d = try number()
+        guard d >= 0 else { throw fail("must be >= 0") }
+        return d
+    }
+    mutating func bool() throws -> Bool {
+        switch try scanner.valueStart() {
+        case UInt8(ascii: "t"): try scanner.literal("true"); return true
+        case UInt8(ascii: "f"): try scanner.literal("false"); return false
+        case let b: throw typeError("must be a boolean", b)
+        }
+    }
+    mutating func string() throws -> String {
+        let b = try scanner.valueStart()
+        guard b == UInt8(ascii: "\"") else { throw typeError("must be a string", b) }
+        return try scanner.string()
+    }
+    /// A name from `table` (an enum's raw values).
+    mutating func name<E>(_ table: NameTable<E>) throws -> E {
+        let b = try scanner.valueStart()
+        guard b == UInt8(ascii: "\"") else { throw typeError("must be a string", b) }
+        let token = try scanner.stringToken()
+        if let e = scanner.withBytes(token, { table.lookup($0) }) { return e }
+        throw fail("'\(scanner.string(token))' is not one of \(table.names.map { "\"\($0)\"" }.joined(separator: ", "))")
+    }
+    mutating func integer() throws -> Int {
+        let d = try nonNegative()
+        guard d == d.rounded(), d < 1e9 else { throw fail("must be a whole number") }
+        return Int(d)
+    }
+    /// A flex factor: a number >= 0, or a boolean as in API 1.x.
+    mutating func flexFactor() throws -> Double {
+        switch try scanner.valueStart() {
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return try bool() ? 1 : 0
+        case UInt8(ascii: "-"), 48...57: return try nonNegative()
+        case let b: throw typeError("must be a number >= 0 (or a boolean, as in API 1.x)", b)
+        }
+    }
+
+    /// Digits with at most one '.', as in "12.5" (no sign, exponent, hex or spaces).
+    static func isPlainNumber(_ s: Substring) -> Bool {
+        var dots = 0, digits = 0
+        for c in s.utf8 {
+            if c == UInt8(ascii: ".") { dots += 1 } else if c >= 48 && c <= 57 { digits += 1 } else { return false }
+        }
+        return digits > 0 && dots <= 1
+    }
+
+    /// A Dimension: a number (points, >= 0), "NN%" (0–100 %), "NNpt" or "auto".
+    mutating func dimension() throws -> Dimension {
+        let b = try scanner.valueStart()
+        if b == UInt8(ascii: "-") || (b >= 48 && b <= 57) { return .points(try nonNegative()) }
+        guard b == UInt8(ascii: "\"") else { throw typeError("must be a Dimension (a number of points, \"NN%\" or \"auto\")", b) }
+        let s = try scanner.string()
+        if s == "auto" { return .auto }
+        if s.hasSuffix("%"), Self.isPlainNumber(s.dropLast()), let f = Double(s.dropLast()), f.isFinite {
+            guard f >= 0 && f <= 100 else { throw fail("a fraction must be between 0% and 100%") }
+            return .fraction(f / 100)
+        }
+        if s.hasSuffix("pt"), Self.isPlainNumber(s.dropLast(2)), let p = Double(s.dropLast(2)), p.isFinite {
+            guard p >= 0 else { throw fail("must be >= 0") }
+            return .points(p)
+        }
+        throw fail("'\(s)' is not a Dimension (a number of points, \"NN%\" or \"auto\")")
+    }
+
+    enum SizeField { case width, height }
+    static let sizeFields = NameTable<SizeField>([("width", .width), ("height", .height)])
+
+    /// `{"width": n, "height": n}`, both required, >= 0.
+    mutating func size(_ what: String) throws -> Size {
+        var seen: UInt64 = 0, unknown: String?
+        var size = Size(width: 0, height: 0)
+        if try beginObject(what) {
+            repeat {
+                guard let k = try member(Self.sizeFields, seen: &seen, unknown: &unknown) else { continue }
+                switch Self.sizeFields.values[k] {
+                case .width: path.push("width"); size.width = try nonNegative()
+                case .height: path.push("height"); size.height = try nonNegative()
+                }
+                path.pop()
+            } while try scanner.nextMember()
+        }
+        guard seen & 1 != 0 else { throw fail("\(what) needs 'width'") }
+        guard seen & 2 != 0 else { throw fail("\(what) needs 'height'") }
+        try finish(unknown, what)
+        return size
+    }
+
+    enum PointField { case x, y }
+    static let pointFields = NameTable<PointField>([("x", .x), ("y", .y)])
+
+    mutating func point(_ what: String) throws -> Point {
+        var seen: UInt64 = 0, unknown: String?
+        var p = Point.zero
+        if try beginObject(what) {
+            repeat {
+                guard let k = try member(Self.pointFields, seen: &seen, unknown: &unknown) else { continue }
+                switch Self.pointFields.values[k] {
+                case .x: path.push("x"); p.x = try number()
+                case .y: path.push("y"); p.y = try number()
+                }
+                path.pop()
+            } while try scanner.nextMember()
+        }
+        try finish(unknown, what)
+        return p
+    }
+
+    enum InsetField { case top, left, bottom, right }
+    static let insetFields = NameTable<InsetField>([("top", .top), ("left", .left), ("bottom", .bottom), ("right", .right)])
+
+    /// Insets: each side a number (negative allowed) or "inf" when `allowInfinite`.
+    mutating func insets(allowInfinite: Bool) throws -> EdgeInsets {
+        var seen: UInt64 = 0, unknown: String?
+        var e = EdgeInsets()
+        if try beginObject("insets") {
+            repeat {
+                guard let k = try member(Self.insetFields, seen: &seen, unknown: &unknown) else { continue }
+                path.push(Self.insetFields.names[k])
+                let value: Double
+                let b = try scanner.valueStart()
+                if b == UInt8(ascii: "\"") && allowInfinite {
+                    let s = try scanner.string()
+                    guard s == "inf" || s == "infinity" else { throw fail("must be a number or \"inf\", not a string") }
+                    value = .infinity
+                } else if b == UInt8(ascii: "-") || (b >= 48 && b <= 57) {
+                    value = try number()
+                } else {
+                    throw allowInfinite ? typeError("must be a number or \"inf\"", b) : fail("must be a number")
+                }
+                path.pop()
+                switch Self.insetFields.values[k] {
+                case .top: e.top = value
+                case .left: e.left = value
+                case .bottom: e.bottom = value
+                case .right: e.right = value
+                }
+            } while try scanner.nextMember()
+        }
+        try finish(unknown, "insets")
+        return e
+    }
+}
