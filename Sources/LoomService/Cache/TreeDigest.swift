@@ -167,29 +167,55 @@ extension ElementDigest {
     }
 }
 
-/// Canonical bytes: fixed-width little-endian numbers, length-prefixed strings.
+/// Canonical bytes: fixed-width little-endian numbers, length-prefixed strings. A growable
+/// buffer written through a pointer (records are written a few bytes at a time, per element).
 struct CanonicalBytes {
-    private var buffer: [UInt8] = []
-    var count: Int { buffer.count }
-    mutating func reserve(_ n: Int) { buffer.reserveCapacity(n) }
-    @inline(__always) mutating func byte(_ b: UInt8) { buffer.append(b) }
+    private final class Storage {
+        var base: UnsafeMutablePointer<UInt8>
+        var capacity: Int
+        init(_ capacity: Int) { base = .allocate(capacity: capacity); self.capacity = capacity }
+        deinit { base.deallocate() }
+    }
+    private let storage = Storage(256)
+    private(set) var count = 0
+
+    mutating func reserve(_ n: Int) { if n > storage.capacity { grow(to: n) } }
+    private func grow(to n: Int) {
+        let capacity = Swift.max(n, storage.capacity * 2)
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        base.update(from: storage.base, count: count)
+        storage.base.deallocate()
+        storage.base = base
+        storage.capacity = capacity
+    }
+    /// Room for `n` more bytes; returns where they go.
+    @inline(__always) private mutating func claim(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + n > storage.capacity { grow(to: count + n) }
+        let p = storage.base + count
+        count += n
+        return p
+    }
+    @inline(__always) mutating func byte(_ b: UInt8) { claim(1).pointee = b }
     @inline(__always) mutating func u64(_ v: UInt64) {
-        var v = v.littleEndian
-        for _ in 0..<8 { buffer.append(UInt8(truncatingIfNeeded: v)); v >>= 8 }
+        UnsafeMutableRawPointer(claim(8)).storeBytes(of: v.littleEndian, as: UInt64.self)
     }
     /// Bit pattern with -0 folded into +0 (they lay out identically).
     @inline(__always) mutating func double(_ v: Double) { u64(v == 0 ? 0 : v.bitPattern) }
+    private mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) {
+        guard let source = b.baseAddress, b.count > 0 else { return }
+        claim(b.count).update(from: source, count: b.count)
+    }
     mutating func string(_ s: String) {
         u64(UInt64(s.utf8.count))
         var s = s
-        s.withUTF8 { buffer.append(contentsOf: $0) }
+        s.withUTF8 { bytes($0) }
     }
     /// A short name (enum raw values, type names).
     mutating func name(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
-            buffer.append(UInt8(truncatingIfNeeded: utf8.count))
-            buffer.append(contentsOf: utf8)
+            byte(UInt8(truncatingIfNeeded: utf8.count))
+            bytes(utf8)
         }
     }
     mutating func dimension(_ d: Dimension) {
@@ -256,7 +282,9 @@ struct CanonicalBytes {
     }
 
     func withBytes<T>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-        buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        body(UnsafeRawBufferPointer(start: storage.base + range.lowerBound, count: range.count))
     }
-    func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T { buffer.withUnsafeBytes(body) }
+    func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        body(UnsafeRawBufferPointer(start: storage.base, count: count))
+    }
 }

@@ -111,7 +111,7 @@ struct DecodeState {
             repeat {
                 guard let k = try r.member(Self.requestFields, seen: &seen, unknown: &unknown) else { continue }
                 let field = Self.requestFields.values[k]
-                r.path.push(Self.requestFields.names[k])
+                r.path.push(Self.requestFields.staticNames[k])
                 switch field {
                 case .sizeRange: sizeRange = try requestSizeRange()
                 case .scale:
@@ -295,8 +295,14 @@ struct DecodeState {
         // nodes
         var layout: LayoutElement?
         var intrinsicSize: Size?
+        /// Image, text and button members, boxed: most elements have none, and a small
+        /// `ElementFields` is cheap to make and destroy once per element.
+        var extras: Extras?
+    }
+
+    final class Extras {
         var url: String?
-        var text = TextFields()
+        var text: TextFields?
         var button: ButtonFields?
     }
 
@@ -321,7 +327,7 @@ struct DecodeState {
 
     /// Reads one member's value into `f`.
     private mutating func member(_ field: ElementField, _ f: inout ElementFields) throws {
-        r.path.push(field.name)
+        r.path.push(Self.elementFields.staticNames[field.rawValue])
         defer { r.path.pop() }
         switch field {
         case .type:
@@ -337,7 +343,7 @@ struct DecodeState {
             let s = try r.string()
             guard ids.insert(s).inserted else { throw r.fail("duplicate id '\(s)'") }
             f.id = s
-        case .style: f.style = try style()
+        case .style: try style(into: &f.style)
         case .direction: f.direction = try r.name(Self.directions)
         case .spacing: f.spacing = try r.number()
         case .justifyContent: f.justifyContent = try r.name(Self.justifyContents)
@@ -377,15 +383,25 @@ struct DecodeState {
         case .wrapsCorner: f.wrapsCorner = try r.bool()
         case .layout: f.layout = try element()
         case .intrinsicSize: f.intrinsicSize = try r.size("intrinsicSize")
-        case .url: f.url = try r.string()
+        case .url: extras(&f).url = try r.string()
         case .text, .spans, .font, .lineHeight, .letterSpacing, .alignment, .maximumNumberOfLines, .truncationMode, .truncationText,
              .textContainerInset:
-            try textMember(field, &f.text)
+            let x = extras(&f)
+            if x.text == nil { x.text = TextFields() }
+            try textMember(field, &x.text!)
         case .title, .image, .contentSpacing, .laysOutHorizontally, .contentHorizontalAlignment, .contentVerticalAlignment,
              .contentEdgeInsets, .imageAlignment:
-            if f.button == nil { f.button = ButtonFields() }
-            try buttonMember(field, &f.button!)
+            let x = extras(&f)
+            if x.button == nil { x.button = ButtonFields() }
+            try buttonMember(field, &x.button!)
         }
+    }
+
+    private func extras(_ f: inout ElementFields) -> Extras {
+        if let x = f.extras { return x }
+        let x = Extras()
+        f.extras = x
+        return x
     }
 
     private mutating func child(_ field: ElementField) throws -> LayoutElement {
@@ -434,15 +450,16 @@ struct DecodeState {
                 throw r.fail("a node has either 'layout' or 'intrinsicSize', not both", at: "intrinsicSize")
             }
             element = DisplayNode(layoutSpec: f.layout, intrinsicSize: f.intrinsicSize, style: f.style)
-        case .image: element = ImageNode(intrinsicSize: f.intrinsicSize, url: f.url, style: f.style)
+        case .image: element = ImageNode(intrinsicSize: f.intrinsicSize, url: f.extras?.url, style: f.style)
         case .text:
+            var text = f.extras?.text ?? TextFields()
             if seen & ElementField.lineSpacing.bit != 0 {
                 guard f.lineSpacing >= 0 else { throw r.fail("must be >= 0", at: "lineSpacing") }
-                f.text.lineSpacing = f.lineSpacing
+                text.lineSpacing = f.lineSpacing
             }
-            let (attributes, inset) = try textAttributes(f.text, what: "a text element")
+            let (attributes, inset) = try textAttributes(text, what: "a text element")
             element = TextNode(attributes: attributes, textContainerInset: inset, style: f.style)
-        case .button: element = button(f.button ?? ButtonFields(), f.style)
+        case .button: element = button(f.extras?.button ?? ButtonFields(), f.style)
         }
         // Then members this type does not have, and names no type has.
         if misplaced != 0 || unknown != nil {
@@ -470,7 +487,7 @@ struct DecodeState {
             guard stretch else { continue }
             let s = child.style
             for (name, d) in [("minWidth", s.minWidth), ("maxWidth", s.maxWidth), ("minHeight", s.minHeight), ("maxHeight", s.maxHeight)] where d.isFraction {
-                r.path.push("children"); r.path.push(k); r.path.push("style"); r.path.push(name)
+                r.path.push("children"); r.path.push(k); r.path.push("style"); r.path.push(key: name)
                 defer { r.path.pop(); r.path.pop(); r.path.pop(); r.path.pop() }
                 throw r.fail("a fractional \(name) is undefined on a stretch-aligned stack child (Texture asserts); use points or alignSelf")
             }
@@ -492,15 +509,14 @@ struct DecodeState {
     static let styleFields = NameTable(StyleField.allCases.map { ("\($0)", $0) } + [("preferredFrameSize", .preferredSize)])
     static let alignSelfValues = NameTable(cases: AlignSelf.self)
 
-    mutating func style() throws -> LayoutElementStyle {
-        var style = LayoutElementStyle()
+    mutating func style(into style: inout LayoutElementStyle) throws {
         var seen: UInt64 = 0, unknown: String?
-        guard try r.beginObject("style") else { return style }
+        guard try r.beginObject("style") else { return }
         // Fields apply in the order written, as successive setters do.
         repeat {
             guard let k = try r.member(Self.styleFields, seen: &seen, unknown: &unknown) else { continue }
             let key = Self.styleFields.names[k]
-            r.path.push(key)
+            r.path.push(Self.styleFields.staticNames[k])
             switch Self.styleFields.values[k] {
             case .width: style.width = try r.dimension()
             case .height: style.height = try r.dimension()
@@ -528,7 +544,7 @@ struct DecodeState {
                     repeat {
                         guard let j = try r.member(Self.rangeFields, seen: &rangeSeen, unknown: &rangeUnknown) else { continue }
                         let name = Self.rangeFields.names[j]
-                        r.path.push(name)
+                        r.path.push(Self.rangeFields.staticNames[j])
                         var sizeSeen: UInt64 = 0, sizeUnknown: String?
                         var w = Dimension.auto, h = Dimension.auto
                         if try r.beginObject(name) {
@@ -552,6 +568,5 @@ struct DecodeState {
             r.path.pop()
         } while try r.scanner.nextMember()
         try r.finish(unknown, "style")
-        return style
     }
 }

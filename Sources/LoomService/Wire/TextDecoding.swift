@@ -82,7 +82,7 @@ extension DecodeState {
         if try r.beginObject("font") {
             repeat {
                 guard let k = try r.member(Self.fontFields, seen: &seen, unknown: &unknown) else { continue }
-                r.path.push(Self.fontFields.names[k])
+                r.path.push(Self.fontFields.staticNames[k])
                 switch Self.fontFields.values[k] {
                 case .family:
                     let name = try r.string()
@@ -128,7 +128,7 @@ extension DecodeState {
             if try r.beginObject("a span") {
                 repeat {
                     guard let k = try r.member(Self.spanFields, seen: &seen, unknown: &unknown) else { continue }
-                    r.path.push(Self.spanFields.names[k])
+                    r.path.push(Self.spanFields.staticNames[k])
                     switch Self.spanFields.values[k] {
                     case .text: text = try r.string()
                     case .font: font = try self.font()
@@ -204,7 +204,7 @@ extension DecodeState {
                         if unknown == nil { unknown = f.name }
                         continue
                     }
-                    r.path.push(f.name)
+                    r.path.push(Self.elementFields.staticNames[k])
                     try textMember(f, &t)
                     r.path.pop()
                 } while try r.scanner.nextMember()
@@ -220,7 +220,7 @@ extension DecodeState {
             if try r.beginObject("image") {
                 repeat {
                     guard let k = try r.member(Self.imageFields, seen: &seen, unknown: &unknown) else { continue }
-                    r.path.push(Self.imageFields.names[k])
+                    r.path.push(Self.imageFields.staticNames[k])
                     switch Self.imageFields.values[k] {
                     case .intrinsicSize: intrinsic = try r.size("intrinsicSize")
                     case .url: url = try r.string()

@@ -1,10 +1,22 @@
 import LoomLayout
 
+/// A member name that lives as long as the process (a literal, or a `NameTable` name):
+/// on the path it costs no reference counting.
+struct StaticName {
+    let start: UnsafePointer<UInt8>
+    let count: Int
+    init(start: UnsafePointer<UInt8>, count: Int) { self.start = start; self.count = count }
+    init(_ s: StaticString) { start = s.utf8Start; count = s.utf8CodeUnitCount }
+    var string: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
+}
+
 /// A JSON path kept as a stack of components; rendered only for errors.
 struct JSONPath {
-    enum Component { case key(String), index(Int) }
+    enum Component { case key(String), name(StaticName), index(Int) }
     var components: [Component] = []
-    @inline(__always) mutating func push(_ k: String) { components.append(.key(k)) }
+    @inline(__always) mutating func push(key k: String) { components.append(.key(k)) }
+    @inline(__always) mutating func push(_ n: StaticName) { components.append(.name(n)) }
+    @inline(__always) mutating func push(_ s: StaticString) { components.append(.name(StaticName(s))) }
     @inline(__always) mutating func push(_ i: Int) { components.append(.index(i)) }
     @inline(__always) mutating func pop() { components.removeLast() }
     var rendered: String {
@@ -12,6 +24,7 @@ struct JSONPath {
         for c in components {
             switch c {
             case .key(let k): s += s.isEmpty ? k : "." + k
+            case .name(let n): s += s.isEmpty ? n.string : "." + n.string
             case .index(let i): s += "[\(i)]"
             }
         }
@@ -38,7 +51,7 @@ struct WireReader {
         .invalidSpec(message, path: path.components.isEmpty ? nil : path.rendered)
     }
     mutating func fail(_ message: String, at key: String) -> WireError {
-        path.push(key); defer { path.pop() }
+        path.push(key: key); defer { path.pop() }
         return .invalidSpec(message, path: path.rendered)
     }
     func typeError(_ expected: String, _ b: UInt8) -> WireError {
@@ -204,7 +217,7 @@ struct WireReader {
         if try beginObject("insets") {
             repeat {
                 guard let k = try member(Self.insetFields, seen: &seen, unknown: &unknown) else { continue }
-                path.push(Self.insetFields.names[k])
+                path.push(Self.insetFields.staticNames[k])
                 let value: Double
                 let b = try scanner.valueStart()
                 if b == UInt8(ascii: "\"") && allowInfinite {
