@@ -60,6 +60,7 @@ final class PangoEngine {
     var fromLayout = 0
     /// Scratch glyph string for shaping words.
     let wordGlyphs: UnsafeMutablePointer<PangoGlyphString>
+    let wordScratch = WordScratch()
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     private let context: OpaquePointer
     private let layout: OpaquePointer

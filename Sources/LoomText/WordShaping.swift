@@ -154,6 +154,15 @@ final class WordCache: @unchecked Sendable {
     }
 }
 
+/// Per-engine buffers of the word path, reused between measurements.
+final class WordScratch {
+    struct Line { var units: Int; var endsParagraph: Bool; var empty: Bool }
+    var lines: [Line] = []
+    var starts: [Int] = []
+    var entries: [WordCache.Entry] = []
+    var bytes: [UInt8] = []
+}
+
 extension PangoEngine {
     /// The word advances of `word` in `font` (shaped by Pango on a miss).
     func wordAdvance(_ word: String, font: EngineFont, flags: UInt8, cache: WordCache) -> WordCache.Entry {
@@ -221,20 +230,21 @@ extension PangoEngine {
         let limit: Int = (width.isNaN || width >= 2_000_000)
             ? Int.max : Int(Int32(((max(0, width) + 1.0 / 64) * Double(LOOM_PANGO_SCALE)).rounded(.down)))
 
-        // Lines: widths in Pango units, whether each ends its paragraph, whether it is empty.
-        var lineUnits: [Int] = []
-        var lineEnds: [Bool] = []
-        var lineEmpty: [Bool] = []
+        // Lines (widths in Pango units), in buffers borrowed from the engine.
+        let scratch = wordScratch
+        var lines = scratch.lines, wordStarts = scratch.starts, entries = scratch.entries, bytes = scratch.bytes
+        scratch.lines = []; scratch.starts = []; scratch.entries = []; scratch.bytes = []
+        lines.removeAll(keepingCapacity: true)
+        defer { scratch.lines = lines; scratch.starts = wordStarts; scratch.entries = entries; scratch.bytes = bytes }
+
         let n = scalars.count
-        var wordStarts: [Int] = []
-        var entries: [WordCache.Entry] = []
         var p = 0
         while p <= n {
             // Paragraph [p, e).
             var e = p
             while e < n && scalars[e] != "\n" { e += 1 }
             if e == p {
-                lineUnits.append(0); lineEnds.append(true); lineEmpty.append(true)
+                lines.append(.init(units: 0, endsParagraph: true, empty: true))
                 p = e + 1
                 continue
             }
@@ -245,10 +255,11 @@ extension PangoEngine {
             while i < e {
                 let v = scalars[i].value
                 if v == 0x20 { i += 1; continue }
-                if i == p || scalars[i - 1] == " " { wordStarts.append(i) }
                 guard profile.usable(v) else { return nil }
                 if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { latin = true }
-                if i > p && scalars[i - 1] != " " {
+                if i == p || scalars[i - 1] == " " {
+                    wordStarts.append(i)
+                } else {
                     // Inside a word: both ASCII, and no break opportunity between them.
                     let u = scalars[i - 1].value
                     guard v < 0x80, u < 0x80, TextPreparation.chromiumBreak(scalars, i) == false else { return nil }
@@ -257,11 +268,15 @@ extension PangoEngine {
             }
             let script: UInt8 = latin ? 0 : 4
             entries.removeAll(keepingCapacity: true)
-            for (k, ws) in wordStarts.enumerated() {
+            for k in 0..<wordStarts.count {
+                let ws = wordStarts[k]
                 var we = ws
-                while we < e && scalars[we] != " " { we += 1 }
-                var word = ""
-                word.unicodeScalars.append(contentsOf: scalars[ws..<we])
+                bytes.removeAll(keepingCapacity: true)
+                while we < e && scalars[we] != " " {
+                    TextPreparation.appendUTF8(scalars[we], to: &bytes)
+                    we += 1
+                }
+                let word = String(decoding: bytes, as: UTF8.self)
                 let flags: UInt8 = script | (k > 0 ? 1 : 0) | (k < wordStarts.count - 1 ? 2 : 0)
                 let adv = wordAdvance(word, font: base, flags: flags, cache: cache)
                 guard adv.valid else { return nil }
@@ -285,21 +300,21 @@ extension PangoEngine {
                         units = candidate
                         continue
                     }
-                    lineUnits.append(units); lineEnds.append(false); lineEmpty.append(false)
+                    lines.append(.init(units: units, endsParagraph: false, empty: false))
                 }
                 // The word starts a line: it must fit whole (break-word would cut it).
                 guard w + atBreak <= limit else { return nil }
                 units = w
                 started = true
             }
-            lineUnits.append(units); lineEnds.append(true); lineEmpty.append(false)
+            lines.append(.init(units: units, endsParagraph: true, empty: false))
             p = e + 1
         }
 
         // Visible lines, as measure() counts them.
         let (above, below) = base.metrics.halfLeadingSplit(lineHeight: lineHeight)
         let lineBox = above + below
-        let total = lineUnits.count
+        let total = lines.count
         var visible = total
         if text.maximumNumberOfLines > 0 { visible = min(visible, text.maximumNumberOfLines) }
         let maxHeight = container.height
@@ -317,15 +332,15 @@ extension PangoEngine {
         if visible == 0 {
             return TextMeasurement(size: .zero, lineCount: 0, truncated: truncated, ascender: ascender, descender: descender)
         }
-        var widths = lineUnits[0..<visible].map { Double($0) / Double(LOOM_PANGO_SCALE) }
+        var widths = lines[0..<visible].map { Double($0.units) / Double(LOOM_PANGO_SCALE) }
         if truncated {
             let last = visible - 1
             let mode = text.truncationMode
             if mode != .clip {
-                if (mode == .head || mode == .middle) && !lineEnds[last] { return nil }
+                if (mode == .head || mode == .middle) && !lines[last].endsParagraph { return nil }
                 let available = width.isNaN ? Double.infinity : max(0, width)
                 let token = tokenWidth(text.truncationText, font: base, spacing: 0)
-                if lineEmpty[last] {
+                if lines[last].empty {
                     widths[last] = token
                 } else if widths[last] + token <= available + 1e-9 {
                     widths[last] += token
