@@ -65,6 +65,11 @@ import LoomLayout
 /// there are as many engines as concurrent callers. Results are cached by (attributes,
 /// container size) in a bounded, sharded cache (CLOCK eviction); a finite width at least as
 /// wide as the cached unlimited-width answer reuses that answer (nothing wraps there).
+/// Below that, plain one-font texts (printable ASCII words, no letter spacing, faces whose
+/// OpenType tables allow it; WordShaping.swift) are measured from a shared, bounded cache of
+/// word advances, shaped once per font by Pango, instead of a full Pango layout: the answer
+/// is identical (WordPathTests), about 3–4 µs instead of 80–120 µs per paragraph.
+/// `clearCache()` leaves the word cache alone (`clearWordCache()`).
 public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private let catalog: FontCatalog
     private let poolLock = Lock()
