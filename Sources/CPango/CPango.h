@@ -13,6 +13,7 @@
 #include <fontconfig/fontconfig.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
+#include <string.h>
 
 static const int LOOM_PANGO_SCALE = PANGO_SCALE;
 
@@ -77,5 +78,141 @@ static inline double loom_font_pixel_size(PangoFont *font) {
 
 static inline void loom_object_ref(void *object) { g_object_ref(object); }
 static inline void loom_object_unref(void *object) { g_object_unref(object); }
+
+// ---- Word shaping (the measurer's word cache) ----------------------------------------
+
+/// Shapes `text` (UTF-8, `length` bytes) on its own with `font`, as Pango shapes an item of
+/// a layout whose context has unrounded glyph positions: left to right, the given script
+/// (a `PangoScript`), language "en", no extra attributes.
+static inline void loom_shape_word(PangoFont *font, int script, const char *text, int length,
+                                   PangoGlyphString *glyphs) {
+    PangoAnalysis analysis;
+    memset(&analysis, 0, sizeof analysis);
+    analysis.font = font;
+    analysis.level = 0;
+    analysis.gravity = PANGO_GRAVITY_SOUTH;
+    analysis.script = (guint8)script;
+    analysis.language = pango_language_from_string("en");
+    pango_shape_with_flags(text, length, text, length, &analysis, glyphs, PANGO_SHAPE_NONE);
+}
+
+static inline unsigned loom_be16(const uint8_t *d, unsigned len, unsigned off) {
+    return off + 2 <= len ? ((unsigned)d[off] << 8 | d[off + 1]) : 0;
+}
+
+/// GPOS lookup `index`: 1 when it is pair positioning (type 2, or 9 extending type 2) whose
+/// subtables (format 1 or 2) all adjust the first glyph only (valueFormat2 == 0): such a
+/// lookup changes a glyph's values by the glyph that follows it, and nothing else; 2 when
+/// it is pair positioning otherwise; 0 when it is something else.
+static inline int loom_gpos_lookup_pair_kind(hb_face_t *face, unsigned index) {
+    hb_blob_t *blob = hb_face_reference_table(face, HB_OT_TAG_GPOS);
+    unsigned len = 0;
+    const uint8_t *d = (const uint8_t *)hb_blob_get_data(blob, &len);
+    int ok = 0;
+    unsigned lookupList = d ? loom_be16(d, len, 8) : 0;
+    if (lookupList && index < loom_be16(d, len, lookupList)) {
+        unsigned lookup = lookupList + loom_be16(d, len, lookupList + 2 + 2 * index);
+        unsigned type = loom_be16(d, len, lookup);
+        unsigned subtables = loom_be16(d, len, lookup + 4);
+        ok = subtables > 0;
+        for (unsigned s = 0; s < subtables && ok == 1; s++) {
+            unsigned sub = lookup + loom_be16(d, len, lookup + 6 + 2 * s);
+            unsigned t = type;
+            if (type == 9) {
+                t = loom_be16(d, len, sub + 2);
+                sub += (loom_be16(d, len, sub + 4) << 16) | loom_be16(d, len, sub + 6);
+            }
+            unsigned format = loom_be16(d, len, sub);
+            if (t != 2) ok = 0;
+            else if (sub + 8 > len || (format != 1 && format != 2) || loom_be16(d, len, sub + 6) != 0) ok = 2;
+        }
+    }
+    hb_blob_destroy(blob);
+    return ok;
+}
+
+/// The lookups HarfBuzz applies to horizontal Latin or Common text with no feature
+/// settings: its default features (hb-ot-shape.cc: rvrn, ltra, ltrm, abvm, blwm, ccmp, locl,
+/// mark, mkmk, rlig, calt, clig, curs, dist, kern, liga, rclt) under the scripts 'latn',
+/// 'DFLT' and 'dflt', any language system (more than are used: conservative). frac, numr
+/// and dnom act only around U+2044, which the word path never sees.
+static inline void loom_default_lookups(hb_face_t *face, hb_tag_t table, hb_set_t *lookups) {
+    static const hb_tag_t scripts[] = { HB_TAG('l','a','t','n'), HB_TAG('D','F','L','T'), HB_TAG('d','f','l','t'), HB_TAG_NONE };
+    static const hb_tag_t features[] = {
+        HB_TAG('r','v','r','n'), HB_TAG('l','t','r','a'), HB_TAG('l','t','r','m'), HB_TAG('a','b','v','m'),
+        HB_TAG('b','l','w','m'), HB_TAG('c','c','m','p'), HB_TAG('l','o','c','l'), HB_TAG('m','a','r','k'),
+        HB_TAG('m','k','m','k'), HB_TAG('r','l','i','g'), HB_TAG('c','a','l','t'), HB_TAG('c','l','i','g'),
+        HB_TAG('c','u','r','s'), HB_TAG('d','i','s','t'), HB_TAG('k','e','r','n'), HB_TAG('l','i','g','a'),
+        HB_TAG('r','c','l','t'), HB_TAG_NONE };
+    hb_ot_layout_collect_lookups(face, table, scripts, NULL, features, lookups);
+}
+
+/// Whether words of this face can be shaped apart and their advances added (the word
+/// cache). Of the lookups HarfBuzz applies (loom_default_lookups), every one that involves
+/// the space glyph (hb_ot_layout_lookup_collect_glyphs, any position) must be either a
+/// first-glyph pair adjustment (the advance of the glyph before a space, or of a space
+/// before a glyph: the cache shapes a word with its neighbouring spaces) or a lookup whose
+/// input glyphs are added to `triggers` (texts containing them are not measured from
+/// words) and which never takes a space as input or output; and no pair lookup may adjust
+/// its second glyph (it could pair a space through class 0, which collect_glyphs does not
+/// list). Faces with AAT tables, or a legacy 'kern' table that HarfBuzz would apply, do not
+/// qualify. Returns 1 when the face qualifies.
+static inline int loom_face_word_analysis(hb_face_t *face, hb_codepoint_t space, hb_set_t *triggers) {
+    hb_blob_t *morx = hb_face_reference_table(face, HB_TAG('m', 'o', 'r', 'x'));
+    hb_blob_t *kern = hb_face_reference_table(face, HB_TAG('k', 'e', 'r', 'n'));
+    int hasMorx = hb_blob_get_length(morx) > 0, hasKern = hb_blob_get_length(kern) > 0;
+    hb_blob_destroy(morx);
+    hb_blob_destroy(kern);
+    if (hasMorx) return 0;
+    if (hasKern) {
+        /* HarfBuzz applies a 'kern' table when GPOS has no 'kern' feature. */
+        int found = 0;
+        hb_tag_t tags[32];
+        for (unsigned start = 0;; start += 32) {
+            unsigned count = 32;
+            hb_ot_layout_table_get_feature_tags(face, HB_OT_TAG_GPOS, start, &count, tags);
+            for (unsigned i = 0; i < count; i++) if (tags[i] == HB_TAG('k', 'e', 'r', 'n')) found = 1;
+            if (count < 32) break;
+        }
+        if (!found) return 0;
+    }
+    int ok = 1;
+    hb_tag_t tables[2] = { HB_OT_TAG_GSUB, HB_OT_TAG_GPOS };
+    hb_set_t *lookups = hb_set_create();
+    hb_set_t *before = hb_set_create(), *input = hb_set_create(), *after = hb_set_create(), *output = hb_set_create();
+    for (int t = 0; t < 2 && ok; t++) {
+        hb_set_clear(lookups);
+        loom_default_lookups(face, tables[t], lookups);
+        hb_codepoint_t l = HB_SET_VALUE_INVALID;
+        while (ok && hb_set_next(lookups, &l)) {
+            hb_set_clear(before); hb_set_clear(input); hb_set_clear(after); hb_set_clear(output);
+            hb_ot_layout_lookup_collect_glyphs(face, tables[t], l, before, input, after, output);
+            int touches = hb_set_has(before, space) || hb_set_has(input, space) || hb_set_has(after, space)
+                || hb_set_has(output, space);
+            int pair = t == 1 ? loom_gpos_lookup_pair_kind(face, l) : 0;
+            if (pair == 2) { ok = 0; break; }
+            if (!touches || pair == 1) continue;
+            if (hb_set_has(input, space) || hb_set_has(output, space)) { ok = 0; break; }
+            hb_set_union(triggers, input);
+        }
+    }
+    hb_set_destroy(lookups);
+    hb_set_destroy(before); hb_set_destroy(input); hb_set_destroy(after); hb_set_destroy(output);
+    return ok;
+}
+
+/// The face behind a Pango font (NULL when there is none).
+static inline hb_face_t *loom_font_face(PangoFont *font) {
+    hb_font_t *hb = pango_font_get_hb_font(font);
+    return hb ? hb_font_get_face(hb) : NULL;
+}
+
+/// The nominal glyph of `c` in the font's face, or 0 when it has none.
+static inline unsigned loom_nominal_glyph(PangoFont *font, uint32_t c) {
+    hb_font_t *hb = pango_font_get_hb_font(font);
+    hb_codepoint_t g = 0;
+    if (hb == NULL || !hb_font_get_nominal_glyph(hb, c, &g)) return 0;
+    return g;
+}
 
 #endif

@@ -7,9 +7,24 @@ final class EngineFont {
     let description: OpaquePointer          // PangoFontDescription*
     let font: UnsafeMutablePointer<PangoFont>?
     let metrics: FontMetrics
+    /// The word cache's key for this font and the face's word profile (looked up once).
+    private var wordID: Int32 = -1
+    private var profile: FaceWordProfile?
 
     init(resolved: ResolvedFont, description: OpaquePointer, font: UnsafeMutablePointer<PangoFont>?, metrics: FontMetrics) {
         self.resolved = resolved; self.description = description; self.font = font; self.metrics = metrics
+    }
+
+    func wordFontID(_ cache: WordCache) -> Int32 {
+        if wordID < 0 { wordID = cache.fontID(resolved) }
+        return wordID
+    }
+
+    func wordProfile(_ cache: WordCache, _ font: UnsafeMutablePointer<PangoFont>) -> FaceWordProfile {
+        if let profile { return profile }
+        let p = cache.profile(file: resolved.file, font: font)
+        profile = p
+        return p
     }
 
     deinit {
@@ -38,6 +53,14 @@ struct LineInfo {
 /// Engines are checked out of a pool, so nothing here is shared between threads.
 final class PangoEngine {
     let catalog: FontCatalog
+    /// Shared word advances (nil: every text is laid out by Pango).
+    let wordCache: WordCache?
+    /// Measurements answered from word advances and by a Pango layout (statistics).
+    var fromWords = 0
+    var fromLayout = 0
+    /// Scratch glyph string for shaping words.
+    let wordGlyphs: UnsafeMutablePointer<PangoGlyphString>
+    let wordScratch = WordScratch()
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     private let context: OpaquePointer
     private let layout: OpaquePointer
@@ -76,8 +99,10 @@ final class PangoEngine {
 
     private static let cacheLimit = 512
 
-    init(catalog: FontCatalog) {
+    init(catalog: FontCatalog, wordCache: WordCache? = nil) {
         self.catalog = catalog
+        self.wordCache = wordCache
+        wordGlyphs = pango_glyph_string_new()
         fontMap = loom_font_map_new(catalog.config)
         context = loom_context_new(fontMap, "en")
         layout = pango_layout_new(context)
@@ -92,6 +117,7 @@ final class PangoEngine {
         g_object_unref(UnsafeMutableRawPointer(tokenLayout))
         g_object_unref(UnsafeMutableRawPointer(context))
         g_object_unref(UnsafeMutableRawPointer(fontMap))
+        pango_glyph_string_free(wordGlyphs)
     }
 
     private func releaseRunFonts() {
@@ -193,6 +219,18 @@ final class PangoEngine {
         let lastFont = text.spans.lastIndex(where: { !$0.text.isEmpty }).map { spanFonts[$0] } ?? base
         let descender = lastFont.metrics.descender
         let ascender = lineHeight.map { $0 + firstFont.metrics.descender } ?? firstFont.metrics.ascender
+
+        // Plain texts in one font: from cached word advances when that is exact.
+        if let cache = wordCache,
+           spanFonts.allSatisfy({ $0 === base || $0.resolved == base.resolved }),
+           spanSpacing.allSatisfy({ $0 == 0 }),
+           let result = measureFromWords(text, in: container, base: base, lineHeight: lineHeight,
+                                         lineSpacing: lineSpacing, ascender: ascender, descender: descender,
+                                         cache: cache) {
+            fromWords += 1
+            return result
+        }
+        fromLayout += 1
 
         let prepared = TextPreparation.prepare(text.spans)
         if !prepared.hasLines {
@@ -467,7 +505,7 @@ final class PangoEngine {
     /// without letter spacing, both when fitting it and in the line's width (measured
     /// against headless Chromium 156 with scripts/compare-text-with-chromium.py), so
     /// `spacing` is not added.
-    private func tokenWidth(_ token: String, font: EngineFont, spacing _: Double) -> Double {
+    func tokenWidth(_ token: String, font: EngineFont, spacing _: Double) -> Double {
         if token.isEmpty { return 0 }
         let key = TokenKey(text: token, font: font.resolved)
         let measured: (width: Double, graphemes: Int)

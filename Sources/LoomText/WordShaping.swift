@@ -1,0 +1,359 @@
+import CPango
+import LoomLayout
+
+// Measuring a paragraph from cached word advances instead of laying it out with Pango.
+//
+// Shaping dominates an uncached measurement (HarfBuzz ≈ 60 %, Pango ≈ 17 % of ~120 µs for a
+// 100-character paragraph), and feeds repeat the same words. So for the texts where it
+// provably gives Pango's answer, the engine splits each paragraph at its spaces, takes
+// every word's advance from a shared cache (shaped once per font by Pango, with the spaces
+// around it) and breaks lines greedily over those advances, as Pango's line breaker does.
+//
+// Why the sums are exact. A line's width is the sum of its glyph advances (integers in
+// Pango units, unrounded positions). Shaping a word on its own gives the advances it has
+// inside the paragraph when nothing in the font acts across the spaces around it except
+// pair kerning that adjusts the first glyph of a pair (valueFormat2 = 0): then a glyph's
+// advance depends on the glyph after it only, so shaping " word " gives the word's glyphs
+// their advances in context (the last one kerned against the space that follows) and the
+// leading space its advance before the word. Other lookups that involve the space (Inter's
+// contextual case-sensitive punctuation, for one) make their input characters "triggers":
+// a text with one is laid out by Pango. `loom_face_word_analysis` checks each face once.
+// When Pango breaks a line inside an item it shapes the two parts again, the second without
+// the space before it; with first-glyph kerning only, that changes no advance on the line.
+//
+// Which texts. One font (every span resolves to the text's font), no letter spacing, not
+// `charWrap`; characters: printable ASCII plus a few punctuation marks standing alone as a
+// word (· – — • …), all with a glyph in the font and none a trigger; no break opportunity
+// inside a word by Chromium's ASCII pair table (`TextPreparation.chromiumBreak`), so the
+// break opportunities are exactly the spaces (always a break in Chromium: the full path
+// patches Pango to that); no word wider than the line (break-word would cut it); and a
+// line limit that cuts the text only where the truncation text simply follows the line.
+// Anything else returns nil and the caller lays the text out with Pango. The test
+// `testWordPathAgreesWithPango` compares both paths on thousands of random texts.
+
+/// Which characters of a face the word path may use.
+struct FaceWordProfile: Sendable {
+    /// Whether words can be shaped apart in this face at all.
+    var eligible: Bool
+    /// Printable ASCII (index = scalar value) with a glyph and no trigger.
+    var ascii: [Bool]
+    /// The stand-alone punctuation marks with a glyph and no trigger.
+    var extra: [UInt32: Bool]
+
+    static let standAlone: [UInt32] = [0xB7, 0x2013, 0x2014, 0x2022, 0x2026]
+    static let ineligible = FaceWordProfile(eligible: false, ascii: [], extra: [:])
+
+    @inline(__always) func usable(_ v: UInt32) -> Bool {
+        if v < 0x80 { return v > 0x20 && v < 0x7F && ascii[Int(v)] }
+        return extra[v] ?? false
+    }
+
+    init(eligible: Bool, ascii: [Bool], extra: [UInt32: Bool]) {
+        self.eligible = eligible; self.ascii = ascii; self.extra = extra
+    }
+
+    init(font: UnsafeMutablePointer<PangoFont>) {
+        guard let face = loom_font_face(font) else { self = .ineligible; return }
+        let space = loom_nominal_glyph(font, 0x20)
+        let triggers = hb_set_create()
+        defer { hb_set_destroy(triggers) }
+        guard space != 0, loom_face_word_analysis(face, space, triggers) != 0 else { self = .ineligible; return }
+        func ok(_ v: UInt32) -> Bool {
+            let g = loom_nominal_glyph(font, v)
+            return g != 0 && hb_set_has(triggers, g) == 0
+        }
+        var ascii = [Bool](repeating: false, count: 128)
+        for v in UInt32(0x21)..<0x7F { ascii[Int(v)] = ok(v) }
+        var extra: [UInt32: Bool] = [:]
+        for v in FaceWordProfile.standAlone { extra[v] = ok(v) }
+        self.init(eligible: true, ascii: ascii, extra: extra)
+    }
+}
+
+/// Word advances shared by all engines: (font, word, spaces around it) → advances in Pango
+/// units. Bounded (a full shard is emptied), sharded, one lock per shard.
+final class WordCache: @unchecked Sendable {
+    struct Key: Hashable {
+        var word: String
+        var font: Int32
+        /// 1: a space before the word, 2: a space after it, 4: shaped as Common script.
+        var flags: UInt8
+    }
+
+    struct Entry {
+        /// The word's glyph advances (with the kerning against a following space).
+        var word: Int32
+        /// The advance of the space after the word when nothing follows it.
+        var trailSpace: Int32
+        /// The advance of the space before the word (kerned against its first glyph).
+        var leadSpace: Int32
+        /// False when the word cannot be measured this way (missing glyph, a negative
+        /// advance, a cluster joined with a space): the text goes to Pango.
+        var valid: Bool
+    }
+
+    private final class Shard {
+        let lock = Lock()
+        var map: [Key: Entry] = [:]
+    }
+
+    private let shards: [Shard]
+    private let perShard: Int
+    let capacity: Int
+
+    private let fontLock = Lock()
+    private var fontIDs: [ResolvedFont: Int32] = [:]
+    private var profiles: [String: FaceWordProfile] = [:]
+
+    init(capacity: Int, shardCount: Int = 16) {
+        self.capacity = max(0, capacity)
+        let count = max(1, min(shardCount, max(1, self.capacity)))
+        perShard = max(1, (self.capacity + count - 1) / count)
+        shards = (0..<count).map { _ in Shard() }
+    }
+
+    @inline(__always) private func shard(_ key: Key) -> Shard {
+        shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+    }
+
+    func get(_ key: Key) -> Entry? {
+        let s = shard(key)
+        s.lock.lock(); defer { s.lock.unlock() }
+        return s.map[key]
+    }
+
+    func put(_ key: Key, _ entry: Entry) {
+        let s = shard(key)
+        s.lock.lock(); defer { s.lock.unlock() }
+        if s.map.count >= perShard { s.map.removeAll(keepingCapacity: true) }
+        s.map[key] = entry
+    }
+
+    func clear() {
+        for s in shards { s.lock.withLock { s.map.removeAll() } }
+    }
+
+    var count: Int { shards.reduce(0) { n, s in n + s.lock.withLock { s.map.count } } }
+
+    /// A small number standing for a resolved font in keys.
+    func fontID(_ font: ResolvedFont) -> Int32 {
+        fontLock.withLock {
+            if let id = fontIDs[font] { return id }
+            let id = Int32(fontIDs.count)
+            fontIDs[font] = id
+            return id
+        }
+    }
+
+    /// The face's profile (computed once per font file and face index).
+    func profile(file: String, font: UnsafeMutablePointer<PangoFont>) -> FaceWordProfile {
+        if let p = fontLock.withLock({ profiles[file] }) { return p }
+        let p = FaceWordProfile(font: font)
+        fontLock.withLock { profiles[file] = p }
+        return p
+    }
+}
+
+/// Per-engine buffers of the word path, reused between measurements.
+final class WordScratch {
+    struct Line { var units: Int; var endsParagraph: Bool; var empty: Bool }
+    var lines: [Line] = []
+    var starts: [Int] = []
+    var entries: [WordCache.Entry] = []
+    var bytes: [UInt8] = []
+}
+
+extension PangoEngine {
+    /// The word advances of `word` in `font` (shaped by Pango on a miss).
+    func wordAdvance(_ word: String, font: EngineFont, flags: UInt8, cache: WordCache) -> WordCache.Entry {
+        let key = WordCache.Key(word: word, font: font.wordFontID(cache), flags: flags)
+        if let hit = cache.get(key) { return hit }
+        let entry = shapeWord(word, font: font, flags: flags)
+        cache.put(key, entry)
+        return entry
+    }
+
+    private func shapeWord(_ word: String, font: EngineFont, flags: UInt8) -> WordCache.Entry {
+        let invalid = WordCache.Entry(word: 0, trailSpace: 0, leadSpace: 0, valid: false)
+        guard let pangoFont = font.font else { return invalid }
+        let lead = flags & 1 != 0, trail = flags & 2 != 0
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(word.utf8.count + 2)
+        if lead { bytes.append(0x20) }
+        bytes.append(contentsOf: word.utf8)
+        if trail { bytes.append(0x20) }
+        let lo = lead ? 1 : 0, hi = bytes.count - (trail ? 1 : 0)
+        let script = flags & 4 != 0 ? PANGO_SCRIPT_COMMON : PANGO_SCRIPT_LATIN
+        let glyphs = wordGlyphs
+        bytes.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { c in
+                loom_shape_word(pangoFont, script.rawValue, c.baseAddress, Int32(c.count), glyphs)
+            }
+        }
+        let count = Int(glyphs.pointee.num_glyphs)
+        var wordUnits: Int32 = 0, leadUnits: Int32 = 0, trailUnits: Int32 = 0
+        var sawLead = !lead, sawTrail = !trail, sawFirst = false
+        for g in 0..<count {
+            let info = glyphs.pointee.glyphs[g]
+            if info.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 || info.glyph == PANGO_GLYPH_EMPTY { return invalid }
+            let cluster = Int(glyphs.pointee.log_clusters[g])
+            let w = info.geometry.width
+            if cluster < lo {
+                sawLead = true
+                leadUnits &+= w
+            } else if cluster < hi {
+                if cluster == lo { sawFirst = true }
+                if w < 0 { return invalid }
+                wordUnits &+= w
+            } else {
+                sawTrail = true
+                trailUnits &+= w
+            }
+        }
+        // Each space must stay a cluster of its own (no ligature or merge across it).
+        guard sawLead, sawTrail, sawFirst else { return invalid }
+        return WordCache.Entry(word: wordUnits, trailSpace: trailUnits, leadSpace: leadUnits, valid: true)
+    }
+
+    /// The measurement from cached word advances, or nil when this text needs Pango (see
+    /// the top of this file). The caller has checked one font and no letter spacing.
+    func measureFromWords(_ text: TextAttributes, in container: Size, base: EngineFont, lineHeight: Double?,
+                          lineSpacing: Double, ascender: Double, descender: Double,
+                          cache: WordCache) -> TextMeasurement? {
+        guard text.truncationMode != .charWrap, let pangoFont = base.font else { return nil }
+        let profile = base.wordProfile(cache, pangoFont)
+        guard profile.eligible else { return nil }
+        let (scalars, _, hasLines) = TextPreparation.collapse(text.spans)
+        guard hasLines else { return nil }
+
+        let width = container.width
+        let limit: Int = (width.isNaN || width >= 2_000_000)
+            ? Int.max : Int(Int32(((max(0, width) + 1.0 / 64) * Double(LOOM_PANGO_SCALE)).rounded(.down)))
+
+        // Lines (widths in Pango units), in buffers borrowed from the engine.
+        let scratch = wordScratch
+        var lines = scratch.lines, wordStarts = scratch.starts, entries = scratch.entries, bytes = scratch.bytes
+        scratch.lines = []; scratch.starts = []; scratch.entries = []; scratch.bytes = []
+        lines.removeAll(keepingCapacity: true)
+        defer { scratch.lines = lines; scratch.starts = wordStarts; scratch.entries = entries; scratch.bytes = bytes }
+
+        let n = scalars.count
+        var p = 0
+        while p <= n {
+            // Paragraph [p, e).
+            var e = p
+            while e < n && scalars[e] != "\n" { e += 1 }
+            if e == p {
+                lines.append(.init(units: 0, endsParagraph: true, empty: true))
+                p = e + 1
+                continue
+            }
+            // Check the characters, find the words and the script.
+            wordStarts.removeAll(keepingCapacity: true)
+            var latin = false
+            var i = p
+            while i < e {
+                let v = scalars[i].value
+                if v == 0x20 { i += 1; continue }
+                guard profile.usable(v) else { return nil }
+                if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { latin = true }
+                if i == p || scalars[i - 1] == " " {
+                    wordStarts.append(i)
+                } else {
+                    // Inside a word: both ASCII, and no break opportunity between them.
+                    let u = scalars[i - 1].value
+                    guard v < 0x80, u < 0x80, TextPreparation.chromiumBreak(scalars, i) == false else { return nil }
+                }
+                i += 1
+            }
+            let script: UInt8 = latin ? 0 : 4
+            entries.removeAll(keepingCapacity: true)
+            for k in 0..<wordStarts.count {
+                let ws = wordStarts[k]
+                var we = ws
+                bytes.removeAll(keepingCapacity: true)
+                while we < e && scalars[we] != " " {
+                    TextPreparation.appendUTF8(scalars[we], to: &bytes)
+                    we += 1
+                }
+                let word = String(decoding: bytes, as: UTF8.self)
+                let flags: UInt8 = script | (k > 0 ? 1 : 0) | (k < wordStarts.count - 1 ? 2 : 0)
+                let adv = wordAdvance(word, font: base, flags: flags, cache: cache)
+                guard adv.valid else { return nil }
+                entries.append(adv)
+            }
+            // Greedy breaking. Pango takes a break after word k when the line up to it fits
+            // with this measure: the line shaped again up to the break, its final space
+            // included (kerning nothing), less that space's advance in the paragraph's
+            // shaping (kerned against the next word). Found by scanning widths against
+            // Pango (testBreakThresholdsAgreeWithPango); it is the content width when the
+            // space does not kern.
+            var units = 0
+            var started = false
+            for k in 0..<entries.count {
+                let adv = entries[k]
+                let w = Int(adv.word)
+                let atBreak = k + 1 < entries.count ? Int(adv.trailSpace) - Int(entries[k + 1].leadSpace) : 0
+                if started {
+                    let candidate = units + Int(adv.leadSpace) + w
+                    if candidate + atBreak <= limit {
+                        units = candidate
+                        continue
+                    }
+                    lines.append(.init(units: units, endsParagraph: false, empty: false))
+                }
+                // The word starts a line: it must fit whole (break-word would cut it).
+                guard w + atBreak <= limit else { return nil }
+                units = w
+                started = true
+            }
+            lines.append(.init(units: units, endsParagraph: true, empty: false))
+            p = e + 1
+        }
+
+        // Visible lines, as measure() counts them.
+        let (above, below) = base.metrics.halfLeadingSplit(lineHeight: lineHeight)
+        let lineBox = above + below
+        let total = lines.count
+        var visible = total
+        if text.maximumNumberOfLines > 0 { visible = min(visible, text.maximumNumberOfLines) }
+        let maxHeight = container.height
+        if maxHeight.isFinite {
+            var sum = 0.0
+            var fitting = 0
+            for i in 0..<visible {
+                sum += lineBox + (i > 0 ? lineSpacing : 0)
+                if sum > maxHeight + 1e-6 { break }
+                fitting = i + 1
+            }
+            visible = fitting
+        }
+        let truncated = visible < total
+        if visible == 0 {
+            return TextMeasurement(size: .zero, lineCount: 0, truncated: truncated, ascender: ascender, descender: descender)
+        }
+        var widths = lines[0..<visible].map { Double($0.units) / Double(LOOM_PANGO_SCALE) }
+        if truncated {
+            let last = visible - 1
+            let mode = text.truncationMode
+            if mode != .clip {
+                if (mode == .head || mode == .middle) && !lines[last].endsParagraph { return nil }
+                let available = width.isNaN ? Double.infinity : max(0, width)
+                let token = tokenWidth(text.truncationText, font: base, spacing: 0)
+                if lines[last].empty {
+                    widths[last] = token
+                } else if widths[last] + token <= available + 1e-9 {
+                    widths[last] += token
+                } else {
+                    return nil  // the line is cut into graphemes: Pango's cluster widths needed
+                }
+            }
+        }
+        var height = 0.0
+        for _ in 0..<visible { height += lineBox }
+        height += lineSpacing * Double(visible - 1)
+        let used = widths.max() ?? 0
+        return TextMeasurement(size: Size(width: used, height: height), lineCount: visible, truncated: truncated,
+                               ascender: ascender, descender: descender)
+    }
+}
