@@ -48,7 +48,7 @@ struct JSONScanner {
     // MARK: document
 
     /// The first byte of the next value, after whitespace (an error at the end of input).
-    mutating func valueStart() throws -> UInt8 {
+    @inline(__always) mutating func valueStart() throws -> UInt8 {
         skipWhitespace()
         guard i < bytes.count else { throw error("unexpected end of input; expected a value") }
         return bytes[i]
@@ -85,13 +85,17 @@ struct JSONScanner {
 
     // MARK: structure
 
-    private mutating func enter() throws {
+    @inline(__always) private mutating func enter() throws {
         depth += 1
-        if depth > maxDepth { throw error("JSON nested deeper than \(maxDepth) levels", nesting: true) }
+        if depth > maxDepth { throw nestingError() }
+    }
+
+    private func nestingError() -> JSONParser.SyntaxError {
+        error("JSON nested deeper than \(maxDepth) levels", nesting: true)
     }
 
     /// At '{': enters the object; false when it is empty (and already closed).
-    mutating func beginObject() throws -> Bool {
+    @inline(__always) mutating func beginObject() throws -> Bool {
         try enter()
         i += 1
         skipWhitespace()
@@ -100,26 +104,38 @@ struct JSONScanner {
     }
 
     /// A member name and its ':'; returns where the name's bytes are (see `withKey`).
-    mutating func memberName() throws -> StringToken {
+    @inline(__always) mutating func memberName() throws -> StringToken {
         skipWhitespace()
-        guard i < bytes.count else { throw error("unexpected end of input in an object") }
-        guard bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes, found \(describe(bytes[i]))") }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw memberNameError() }
         let token = try stringToken()
         skipWhitespace()
-        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
-            throw error(i < bytes.count ? "expected ':' after a member name, found \(describe(bytes[i]))" : "unexpected end of input in an object")
-        }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw colonError() }
         i += 1
         return token
     }
 
+    private func memberNameError() -> JSONParser.SyntaxError {
+        guard i < bytes.count else { return error("unexpected end of input in an object") }
+        return error("expected a member name in double quotes, found \(describe(bytes[i]))")
+    }
+
+    private func colonError() -> JSONParser.SyntaxError {
+        error(i < bytes.count ? "expected ':' after a member name, found \(describe(bytes[i]))" : "unexpected end of input in an object")
+    }
+
     /// After a member's value: true when another member follows, false at '}'.
-    mutating func nextMember() throws -> Bool {
+    @inline(__always) mutating func nextMember() throws -> Bool {
         skipWhitespace()
-        guard i < bytes.count else { throw error("unexpected end of input in an object") }
-        if bytes[i] == UInt8(ascii: ",") { i += 1; return true }
-        if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return false }
-        throw error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
+        if i < bytes.count {
+            if bytes[i] == UInt8(ascii: ",") { i += 1; return true }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return false }
+        }
+        throw nextMemberError()
+    }
+
+    private func nextMemberError() -> JSONParser.SyntaxError {
+        guard i < bytes.count else { return error("unexpected end of input in an object") }
+        return error("expected ',' or '}' in an object, found \(describe(bytes[i]))")
     }
 
     /// At '[': enters the array; false when it is empty (and already closed).
@@ -174,7 +190,30 @@ struct JSONScanner {
 
     @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
 
-    mutating func number() throws -> Double {
+    /// A number; integers of up to 15 digits are read here, everything else by `numberSlow`.
+    @inline(__always) mutating func number() throws -> Double {
+        var k = i
+        var negative = false
+        if bytes[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        var integer: UInt64 = 0
+        let first = k
+        while k < bytes.count, isDigit(bytes[k]) {
+            integer = integer &* 10 &+ UInt64(bytes[k] &- 48)
+            k += 1
+        }
+        let digits = k - first
+        if digits > 0 && digits <= 15 && (digits == 1 || bytes[first] != UInt8(ascii: "0")) {
+            let next = k < bytes.count ? bytes[k] : 0
+            if next != UInt8(ascii: ".") && next != UInt8(ascii: "e") && next != UInt8(ascii: "E") {
+                i = k
+                let v = Double(integer)
+                return negative ? -v : v
+            }
+        }
+        return try numberSlow()
+    }
+
+    private mutating func numberSlow() throws -> Double {
         let start = i
         var negative = false
         if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
@@ -237,11 +276,26 @@ struct JSONScanner {
     }
 
     /// Reads a string at '"', checking escapes and UTF-8.
-    mutating func stringToken() throws -> StringToken {
+    @inline(__always) mutating func stringToken() throws -> StringToken {
+        let open = i
+        var k = i + 1
+        // Fast path: ASCII without escapes or control characters.
+        while k < bytes.count {
+            let b = bytes[k]
+            if b == UInt8(ascii: "\"") {
+                i = k + 1
+                return StringToken(start: open + 1, end: k, escaped: false, ascii: true, open: open)
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+            k += 1
+        }
+        return try stringTokenSlow()
+    }
+
+    private mutating func stringTokenSlow() throws -> StringToken {
         let open = i
         i += 1
         let start = i
-        // Fast path: no escapes, no control characters.
         var ascii = true
         while i < bytes.count {
             let b = bytes[i]

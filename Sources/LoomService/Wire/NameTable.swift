@@ -1,17 +1,20 @@
 import Foundation
 
 /// The wire format's fixed names (member names, enum values) looked up straight from the
-/// request's bytes: names are bucketed by length and compared with `memcmp`, so reading a
-/// member name or an enum value makes no `String`.
+/// request's bytes: names are bucketed by length and compared a word at a time, so reading
+/// a member name or an enum value makes no `String`.
+///
+/// Tables are made once, as static constants; the lookup data lives in buffers that are
+/// never freed, so a lookup does no reference counting and no bounds checks.
 struct NameTable<Value> {
-    private let storage: [UInt8]
+    private let storage: UnsafeBufferPointer<UInt8>
     /// (where the name is in `storage`, its index in `names`), sorted by name length.
-    private let entries: [(offset: Int, index: Int)]
+    private let entries: UnsafeBufferPointer<(offset: Int, index: Int)>
     let values: [Value]
     /// `Self.words` of each entry's name (names of up to 16 bytes).
-    private let words: [(head: UInt64, tail: UInt64)]
+    private let words: UnsafeBufferPointer<(head: UInt64, tail: UInt64)>
     /// Entries of length `n` are `entries[starts[n] ..< starts[n + 1]]`.
-    private let starts: [Int]
+    private let starts: UnsafeBufferPointer<Int>
     let names: [String]
     /// `names` as path components (the bytes are never freed: tables are static).
     let staticNames: [StaticName]
@@ -27,21 +30,27 @@ struct NameTable<Value> {
             starts[name.utf8.count + 1] = entries.count
         }
         for n in 1..<starts.count { starts[n] = Swift.max(starts[n], starts[n - 1]) }
-        self.storage = storage; self.entries = entries; self.starts = starts
-        words = storage.withUnsafeBufferPointer { s in
+        let words = storage.withUnsafeBufferPointer { s in
             entries.map { e in
                 let length = pairs[e.index].0.utf8.count
                 return length <= 16 ? Self.words(s.baseAddress! + e.offset, length) : (0, 0)
             }
         }
+        self.storage = Self.immortal(storage); self.entries = Self.immortal(entries)
+        self.starts = Self.immortal(starts); self.words = Self.immortal(words)
         names = pairs.map(\.0)
         values = pairs.map(\.1)
         staticNames = pairs.map { name, _ in
-            let bytes = Array(name.utf8)
-            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: Swift.max(bytes.count, 1))
-            copy.initialize(from: bytes, count: bytes.count)
-            return StaticName(start: copy, count: bytes.count)
+            let bytes = Self.immortal(Array(name.utf8))
+            return StaticName(start: bytes.baseAddress!, count: bytes.count)
         }
+    }
+
+    /// A copy of `a` that is never freed.
+    private static func immortal<T>(_ a: [T]) -> UnsafeBufferPointer<T> {
+        let copy = UnsafeMutablePointer<T>.allocate(capacity: Swift.max(a.count, 1))
+        copy.initialize(from: a, count: a.count)
+        return UnsafeBufferPointer(start: copy, count: a.count)
     }
 
     func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Value? {
@@ -49,7 +58,7 @@ struct NameTable<Value> {
     }
 
     /// The position of `name` in `names`.
-    func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = name.count
         guard n + 1 < starts.count, let p = name.baseAddress else { return nil }
         // Names of up to 16 bytes compare as two 8-byte words (overlapping when shorter).
@@ -60,12 +69,14 @@ struct NameTable<Value> {
             }
             return nil
         }
-        return storage.withUnsafeBufferPointer { s in
-            for k in starts[n] ..< starts[n + 1] where memcmp(s.baseAddress! + entries[k].offset, p, n) == 0 {
-                return entries[k].index
-            }
-            return nil
+        return longIndex(p, n)
+    }
+
+    private func longIndex(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        for k in starts[n] ..< starts[n + 1] where memcmp(storage.baseAddress! + entries[k].offset, p, n) == 0 {
+            return entries[k].index
         }
+        return nil
     }
 
     /// The first and the last 8 bytes of a name of up to 16 bytes (shorter names: the bytes

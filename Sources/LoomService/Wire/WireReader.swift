@@ -70,18 +70,26 @@ struct WireReader {
     /// The next member's name, looked up in `table`: its index in `table.names` (each name
     /// once per object: a second time is a `duplicate field` error), or nil for a name not in
     /// the table (its value already skipped; the first such name is kept for `finish`).
-    mutating func member<F>(_ table: NameTable<F>, seen: inout UInt64, unknown: inout String?) throws -> Int? {
+    @inline(__always) mutating func member<F>(_ table: NameTable<F>, seen: inout UInt64, unknown: inout String?) throws -> Int? {
         let token = try scanner.memberName()
         if let index = scanner.withBytes(token, { table.index(of: $0) }) {
             let bit: UInt64 = 1 << UInt64(index)
-            if seen & bit != 0 { throw fail("duplicate field '\(table.names[index])'", at: table.names[index]) }
+            if seen & bit != 0 { throw duplicate(table.names[index]) }
             seen |= bit
             return index
         }
+        try unknownMember(token, &unknown)
+        return nil
+    }
+
+    private mutating func duplicate(_ name: String) -> WireError {
+        fail("duplicate field '\(name)'", at: name)
+    }
+
+    private mutating func unknownMember(_ token: JSONScanner.StringToken, _ unknown: inout String?) throws {
         let name = scanner.string(token)
         try scanner.skipValue()
         if unknown == nil { unknown = name }
-        return nil
     }
 
     /// After an object's members: reject the first unknown one.
@@ -91,14 +99,14 @@ struct WireReader {
 
     // MARK: scalars
 
-    mutating func number() throws -> Double {
+    @inline(__always) mutating func number() throws -> Double {
         let b = try scanner.valueStart()
         guard b == UInt8(ascii: "-") || (b >= 48 && b <= 57) else { throw typeError("must be a number", b) }
         let d = try scanner.number()
         guard d.isFinite else { throw fail("must be a finite number") }
         return d
     }
-    mutating func nonNegative() throws -> Double {
+    @inline(__always) mutating func nonNegative() throws -> Double {
         let d = try number()
         guard d >= 0 else { throw fail("must be >= 0") }
         return d
