@@ -533,4 +533,79 @@ final class DecoderErrorTests: XCTestCase {
         XCTAssertEqual(size(#"{"preferredSize": {"width": 10, "height": 20}, "width": 30}"#), [0, 0, 30, 20])
         XCTAssertEqual(size(#"{"width": 30, "preferredSize": {"width": 10, "height": 20}}"#), [0, 0, 10, 20])
     }
+
+    // MARK: one pass over the bytes
+
+    /// Members may come in any order: `type` last decodes like `type` first (the decoder
+    /// gathers an element's members before it knows its type).
+    func testMemberOrderDoesNotMatter() {
+        let first = request(#"{"type": "stack", "direction": "vertical", "spacing": 3, "children": [{"type": "ratio", "id": "r", "ratio": 0.5, "child": \#(box)}, {"type": "inset", "id": "i", "insets": {"top": 1}, "child": \#(box)}]}"#,
+                            #""sizeRange": {"max": {"width": 100, "height": 500}}"#)
+        let last = #"{"sizeRange": {"max": {"height": 500, "width": 100}}, "root": {"children": [{"child": \#(box), "ratio": 0.5, "id": "r", "type": "ratio"}, {"child": \#(box), "insets": {"top": 1}, "id": "i", "type": "inset"}], "spacing": 3, "direction": "vertical", "type": "stack"}}"#
+        let service = LayoutService(textMeasurer: nil)
+        let a = service.layout(body: Array(first.utf8)), b = service.layout(body: Array(last.utf8))
+        XCTAssertEqual(a.status, 200)
+        XCTAssertEqual(b.status, 200)
+        XCTAssertEqual(a.key, b.key)
+        // Vertical stack 100 wide, children stretched: the ratio spec 100 × (0.5 × 100); then
+        // spacing 3; the inset holds the 10-tall box under a 1-point top inset.
+        XCTAssertEqual(Svc.frames(b.body)["r"], [0, 0, 100, 50])
+        XCTAssertEqual(Svc.frames(b.body)["i"], [0, 53, 100, 11])
+    }
+
+    /// A member name written with escapes is the same name.
+    func testEscapedMemberNames() {
+        let r = decode(request(#"{"t\u0079pe": "node", "style": {"wid\u0074h": 12, "\u0068eight": 7}}"#))
+        XCTAssertEqual(r?.root.style.width, .points(12))
+        XCTAssertEqual(r?.root.style.height, .points(7))
+        assertError(request(#"{"type": "node", "style": {"width": 1, "wid\u0074h": 2}}"#), path: "root.style.width", message: "duplicate")
+    }
+
+    /// The first syntax error of the body wins over a wrong field before it: a body that is
+    /// not JSON is reported as such, as a parser that reads the whole body first would.
+    func testSyntaxErrorAfterAWrongFieldIsReportedAsMalformed() {
+        let body = #"{"root": {"type": "stak", "children": [1, 2,]}}"#
+        guard let e = decodeError(body) else { return }
+        XCTAssertEqual(e.code, "malformed_json")
+        XCTAssertTrue(e.message.contains("line 1") && e.message.contains("column 45"), e.message)
+        // An unknown member whose value is broken is a syntax error too.
+        XCTAssertEqual(decodeError(#"{"root": {"type": "node", "colour": [1 2]}}"#)?.code, "malformed_json")
+    }
+
+    /// An unknown member before `type` is still reported with the element's type.
+    func testUnknownMemberBeforeType() {
+        assertError(request(#"{"colour": {"deep": [1, {"x": null}]}, "type": "inset", "child": {"type": "node"}}"#),
+                    path: "root.colour", message: "in a inset element")
+    }
+
+    /// preferredSize and its older name preferredFrameSize are two members (applied in order),
+    /// not a duplicate.
+    func testPreferredSizeAliasesApplyInOrder() {
+        let r = decode(request(#"{"type": "node", "style": {"preferredSize": {"width": 1, "height": 2}, "preferredFrameSize": {"width": 3, "height": 4}}}"#))
+        XCTAssertEqual(r?.root.style.width, .points(3))
+        XCTAssertEqual(r?.root.style.height, .points(4))
+    }
+
+    /// A batch is split into item byte ranges; each item decodes on its own, with its errors
+    /// under `items[k]`, and a syntax error anywhere fails the whole batch.
+    func testBatchItemRanges() throws {
+        let decoder = RequestDecoder()
+        let body = Array(#"{"items": [ {"root": {"type": "node"}} , {"root": {"type": "nod"}}, {"root": {"type": "spacer"}}]}"#.utf8)
+        let ranges = try decoder.batchItems(body: body, maxItems: 10)
+        XCTAssertEqual(ranges.count, 3)
+        XCTAssertEqual(String(decoding: body[ranges[0]], as: UTF8.self), #"{"root": {"type": "node"}}"#)
+        XCTAssertEqual(try decoder.decode(body: body, range: ranges[2]).root.typeName, "spacer")
+        XCTAssertThrowsError(try decoder.decode(body: body, range: ranges[1])) { error in
+            XCTAssertEqual((error as? WireError)?.path, "root.type")
+        }
+        XCTAssertThrowsError(try decoder.batchItems(body: Array(#"{"items": [{"root": {"type": "node"}}, {"root": }]}"#.utf8), maxItems: 10)) { error in
+            XCTAssertEqual((error as? WireError)?.code, "malformed_json")
+        }
+        XCTAssertThrowsError(try decoder.batchItems(body: Array(#"{"items": [], "more": 1}"#.utf8), maxItems: 10)) { error in
+            XCTAssertEqual((error as? WireError)?.path, "items")
+        }
+        XCTAssertThrowsError(try decoder.batchItems(body: Array(#"{"items": [{}, {}, {}]}"#.utf8), maxItems: 2)) { error in
+            XCTAssertEqual((error as? WireError)?.status, 413)
+        }
+    }
 }
