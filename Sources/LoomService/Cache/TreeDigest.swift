@@ -21,8 +21,9 @@ public enum TreeDigest {
     /// Digest every element, mark the subtrees worth sharing, and return the tree's SHA-256
     /// (first 128 bits) and a digest of all ids and URLs (pre-order), which change the
     /// response but not the layout.
-    public static func compute(_ root: LayoutElement) -> (tree: ElementDigest, ids: ElementDigest) {
-        var walk = RecordWalk()
+    /// `elementCount` (if known) sizes the record buffer once.
+    public static func compute(_ root: LayoutElement, elementCount: Int = 0) -> (tree: ElementDigest, ids: ElementDigest) {
+        var walk = RecordWalk(elementCount: elementCount)
         walk.visit(root)
         let tree = walk.records.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
         let ids = walk.ids.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
@@ -46,10 +47,11 @@ private struct RecordWalk {
     var counts: [Int] = []
     var recordRanges: [Range<Int>] = []
 
-    init() {
-        records.reserve(1 << 14)
-        counts.reserveCapacity(256)
-        recordRanges.reserveCapacity(256)
+    init(elementCount: Int) {
+        // Most records are a kind byte, a two-byte style mask, a few values and a child count.
+        records.reserve(Swift.max(1 << 12, elementCount * 64))
+        counts.reserveCapacity(Swift.max(256, elementCount))
+        recordRanges.reserveCapacity(Swift.max(256, elementCount))
     }
 
     mutating func visit(_ e: LayoutElement) {

@@ -12,7 +12,7 @@ public final class LayoutRequest {
     public let hasText: Bool
     /// The canonical digests (computed once, on first use; also marks the subtrees that the
     /// shared subtree cache may hold).
-    public private(set) lazy var digests: (tree: ElementDigest, ids: ElementDigest) = TreeDigest.compute(root)
+    public private(set) lazy var digests: (tree: ElementDigest, ids: ElementDigest) = TreeDigest.compute(root, elementCount: elementCount)
 
     init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, elementCount: Int, hasText: Bool) {
         self.sizeRange = sizeRange; self.root = root; self.scale = scale; self.includeSpecs = includeSpecs
