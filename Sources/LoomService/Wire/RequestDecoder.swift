@@ -86,6 +86,7 @@ struct DecodeState {
     var elementCount = 0
     var depth = 0
     var hasText = false
+    var fontVerdicts: [FontDescriptor: TextMeasuringError?] = [:]
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits, textMeasurer: TextMeasuring?) {
         r = WireReader(bytes: bytes, maxNesting: limits.jsonNesting)

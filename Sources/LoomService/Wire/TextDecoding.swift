@@ -147,9 +147,18 @@ extension DecodeState {
 
     /// A font the measurer has (the error names `family` under the font's path).
     private mutating func checked(_ font: FontDescriptor, at components: [JSONPath.Component]) throws -> FontDescriptor {
-        guard let measurer = textMeasurer, let problem = measurer.validate(font) else { return font }
+        guard let problem = validate(font) else { return font }
         r.path.components += components
         throw r.fail(problem.message, at: "family")
+    }
+
+    /// The measurer's verdict on `font`, asked once per distinct font in a request (feeds
+    /// repeat a handful of fonts hundreds of times).
+    private mutating func validate(_ font: FontDescriptor) -> TextMeasuringError? {
+        if let known = fontVerdicts[font] { return known }
+        let verdict = textMeasurer?.validate(font)
+        fontVerdicts[font] = verdict
+        return verdict
     }
 
     /// The attributed string and insets `t` describes (`what` names it in errors).
@@ -159,7 +168,7 @@ extension DecodeState {
         var font = FontDescriptor.attributedStringDefault
         if let patch = t.font {
             font = try checked(patch.applied(to: .attributedStringDefault), at: [.key("font")])
-        } else if let problem = textMeasurer?.validate(font) {
+        } else if let problem = validate(font) {
             throw r.fail("the default font is not available: \(problem.message)")
         }
         let spans: [TextSpan]
