@@ -32,4 +32,6 @@ public struct DecodeLimits: Sendable {
     /// JSON nesting allowed for an element depth: two JSON levels per element level
     /// (`children` array + element object) plus room for styles and the envelope.
     var jsonNesting: Int { maxDepth >= (1 << 29) ? Int.max : 2 * maxDepth + 8 }
+    /// The same inside a batch body (`{"items": [ … ]}` adds two levels).
+    var batchNesting: Int { jsonNesting == Int.max ? Int.max : jsonNesting + 2 }
 }

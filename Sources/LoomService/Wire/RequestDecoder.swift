@@ -47,7 +47,7 @@ public struct RequestDecoder {
     /// checking that the whole body is JSON of that shape.
     public func batchItems(body: [UInt8], maxItems: Int) throws -> [Range<Int>] {
         try body.withUnsafeBufferPointer { bytes in
-            var s = JSONScanner(bytes: bytes, maxDepth: limits.jsonNesting + 2)
+            var s = JSONScanner(bytes: bytes, maxDepth: limits.batchNesting)
             var items: [Range<Int>] = []
             var shapeOK = false
             do {
@@ -66,7 +66,7 @@ public struct RequestDecoder {
                         shapeOK = try !s.nextMember()
                     }
                 }
-                if !shapeOK { _ = try JSONParser.parse(bytes, maxDepth: limits.jsonNesting + 2) } else { try s.endDocument() }
+                if !shapeOK { _ = try JSONParser.parse(bytes, maxDepth: limits.batchNesting) } else { try s.endDocument() }
             } catch let e as JSONParser.SyntaxError {
                 throw e.nestingLimit ? WireError.tooLarge("the batch is nested too deeply") : WireError.malformed(e)
             }
