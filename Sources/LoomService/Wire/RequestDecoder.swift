@@ -87,6 +87,15 @@ struct DecodeState {
     var depth = 0
     var hasText = false
     var fontVerdicts: [FontDescriptor: TextMeasuringError?] = [:]
+    /// The tables read for every element, held here rather than read from their statics
+    /// (a static is a lazy global: each read checks that it was made).
+    let elementNames = DecodeState.elementFields
+    let styleNames = DecodeState.styleFields
+    let typeNames = DecodeState.elementTypes
+    let alignSelfNames = DecodeState.alignSelfValues
+    let directionNames = DecodeState.directions
+    let justifyNames = DecodeState.justifyContents
+    let alignItemsNames = DecodeState.alignItemsValues
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits, textMeasurer: TextMeasuring?) {
         r = WireReader(bytes: bytes, maxNesting: limits.jsonNesting)
@@ -318,7 +327,7 @@ struct DecodeState {
         var seen: UInt64 = 0, unknown: String?
         if try r.beginObject("an element") {
             repeat {
-                guard let k = try r.member(Self.elementFields, seen: &seen, unknown: &unknown) else { continue }
+                guard let k = try r.member(elementNames, seen: &seen, unknown: &unknown) else { continue }
                 try member(ElementField(rawValue: k)!, &f)
             } while try r.scanner.nextMember()
         }
@@ -328,27 +337,27 @@ struct DecodeState {
 
     /// Reads one member's value into `f`.
     private mutating func member(_ field: ElementField, _ f: inout ElementFields) throws {
-        r.path.push(Self.elementFields.staticNames[field.rawValue])
+        r.path.push(elementNames.staticNames[field.rawValue])
         defer { r.path.pop() }
         switch field {
         case .type:
             let b = try r.scanner.valueStart()
             guard b == UInt8(ascii: "\"") else { throw r.typeError("must be a string", b) }
             let token = try r.scanner.stringToken()
-            guard let t = r.scanner.withBytes(token, { Self.elementTypes.index(of: $0) }) else {
+            guard let t = r.scanner.withBytes(token, { typeNames.index(of: $0) }) else {
                 throw r.fail("unknown element type '\(r.scanner.string(token))'")
             }
-            f.type = Self.elementTypes.values[t]
+            f.type = typeNames.values[t]
             f.typeIndex = t
         case .id:
             let s = try r.string()
             guard ids.insert(s).inserted else { throw r.fail("duplicate id '\(s)'") }
             f.id = s
         case .style: try style(into: &f.style)
-        case .direction: f.direction = try r.name(Self.directions)
+        case .direction: f.direction = try r.name(directionNames)
         case .spacing: f.spacing = try r.number()
-        case .justifyContent: f.justifyContent = try r.name(Self.justifyContents)
-        case .alignItems: f.alignItems = try r.name(Self.alignItemsValues)
+        case .justifyContent: f.justifyContent = try r.name(justifyNames)
+        case .alignItems: f.alignItems = try r.name(alignItemsNames)
         case .flexWrap: f.flexWrap = try r.name(Self.flexWraps)
         case .alignContent: f.alignContent = try r.name(Self.alignContents)
         case .lineSpacing: f.lineSpacing = try r.number()  // >= 0 for text: checked in `build`
@@ -515,28 +524,27 @@ struct DecodeState {
         guard try r.beginObject("style") else { return }
         // Fields apply in the order written, as successive setters do.
         repeat {
-            guard let k = try r.member(Self.styleFields, seen: &seen, unknown: &unknown) else { continue }
-            let key = Self.styleFields.names[k]
-            r.path.push(Self.styleFields.staticNames[k])
-            switch Self.styleFields.values[k] {
+            guard let k = try r.member(styleNames, seen: &seen, unknown: &unknown) else { continue }
+            r.path.push(styleNames.staticNames[k])
+            switch styleNames.values[k] {
             case .width: style.width = try r.dimension()
             case .height: style.height = try r.dimension()
             case .minWidth: style.minWidth = try r.dimension()
             case .maxWidth: style.maxWidth = try r.dimension()
             case .minHeight: style.minHeight = try r.dimension()
             case .maxHeight: style.maxHeight = try r.dimension()
-            case .preferredSize: style.setPreferredSize(try r.size(key))
-            case .minSize: style.setMinSize(try r.size(key))
-            case .maxSize: style.setMaxSize(try r.size(key))
+            case .preferredSize: style.setPreferredSize(try r.size(styleNames.names[k]))
+            case .minSize: style.setMinSize(try r.size("minSize"))
+            case .maxSize: style.setMaxSize(try r.size("maxSize"))
             case .flexGrow: style.flexGrow = try r.flexFactor()
             case .flexShrink: style.flexShrink = try r.flexFactor()
             case .flexBasis: style.flexBasis = try r.dimension()
-            case .alignSelf: style.alignSelf = try r.name(Self.alignSelfValues)
+            case .alignSelf: style.alignSelf = try r.name(alignSelfNames)
             case .spacingBefore: style.spacingBefore = try r.number()
             case .spacingAfter: style.spacingAfter = try r.number()
             case .ascender: style.ascender = try r.number()
             case .descender: style.descender = try r.number()
-            case .layoutPosition: style.layoutPosition = try r.point(key)
+            case .layoutPosition: style.layoutPosition = try r.point("layoutPosition")
             case .sizeRange:
                 // 1.x ASRelativeSizeRange: min → minWidth/minHeight, max → maxWidth/maxHeight.
                 var rangeSeen: UInt64 = 0, rangeUnknown: String?

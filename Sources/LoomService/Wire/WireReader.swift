@@ -38,6 +38,10 @@ struct JSONPath {
 struct WireReader {
     var scanner: JSONScanner
     var path = JSONPath()
+    /// Tables held here rather than read from their statics (each static read checks that
+    /// the lazy global was made).
+    let sizeNames = WireReader.sizeFields
+    let insetNames = WireReader.insetFields
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxNesting: Int) {
         scanner = JSONScanner(bytes: bytes, maxDepth: maxNesting)
@@ -181,8 +185,8 @@ struct WireReader {
         var size = Size(width: 0, height: 0)
         if try beginObject(what) {
             repeat {
-                guard let k = try member(Self.sizeFields, seen: &seen, unknown: &unknown) else { continue }
-                switch Self.sizeFields.values[k] {
+                guard let k = try member(sizeNames, seen: &seen, unknown: &unknown) else { continue }
+                switch sizeNames.values[k] {
                 case .width: path.push("width"); size.width = try nonNegative()
                 case .height: path.push("height"); size.height = try nonNegative()
                 }
@@ -224,8 +228,8 @@ struct WireReader {
         var e = EdgeInsets()
         if try beginObject("insets") {
             repeat {
-                guard let k = try member(Self.insetFields, seen: &seen, unknown: &unknown) else { continue }
-                path.push(Self.insetFields.staticNames[k])
+                guard let k = try member(insetNames, seen: &seen, unknown: &unknown) else { continue }
+                path.push(insetNames.staticNames[k])
                 let value: Double
                 let b = try scanner.valueStart()
                 if b == UInt8(ascii: "\"") && allowInfinite {
@@ -238,7 +242,7 @@ struct WireReader {
                     throw allowInfinite ? typeError("must be a number or \"inf\"", b) : fail("must be a number")
                 }
                 path.pop()
-                switch Self.insetFields.values[k] {
+                switch insetNames.values[k] {
                 case .top: e.top = value
                 case .left: e.left = value
                 case .bottom: e.bottom = value
