@@ -335,10 +335,34 @@ struct DecodeState {
         return try build(type, &f, seen: seen, unknown: unknown)
     }
 
-    /// Reads one member's value into `f`.
+    /// Reads one member's value into `f`. Only members holding elements recurse, and this
+    /// frame stays small: every other member is read in `valueMember`'s frame, so 512 nested
+    /// elements fit in a thread's stack even in a debug build.
     private mutating func member(_ field: ElementField, _ f: inout ElementFields) throws {
         r.path.push(elementNames.staticNames[field.rawValue])
         defer { r.path.pop() }
+        switch field {
+        case .children:
+            let b = try r.scanner.valueStart()
+            guard b == UInt8(ascii: "[") else { throw r.typeError("'children' must be an array of elements", b) }
+            if try r.scanner.beginArray() {
+                var k = 0
+                repeat {
+                    r.path.push(k)
+                    f.children.append(try element())
+                    r.path.pop()
+                    k += 1
+                } while try r.scanner.nextItem()
+            }
+        case .child: f.child = try child(.child)
+        case .overlay, .background, .corner: f.second = try child(field)
+        case .layout: f.layout = try element()
+        default: try valueMember(field, &f)
+        }
+    }
+
+    /// Reads a member that holds no element.
+    @inline(never) private mutating func valueMember(_ field: ElementField, _ f: inout ElementFields) throws {
         switch field {
         case .type:
             let b = try r.scanner.valueStart()
@@ -364,21 +388,7 @@ struct DecodeState {
         case .horizontalAlignment: f.horizontalAlignment = try r.name(Self.horizontalAlignments)
         case .verticalAlignment: f.verticalAlignment = try r.name(Self.verticalAlignments)
         case .concurrent: f.concurrent = try r.bool()
-        case .children:
-            let b = try r.scanner.valueStart()
-            guard b == UInt8(ascii: "[") else { throw r.typeError("'children' must be an array of elements", b) }
-            if try r.scanner.beginArray() {
-                var k = 0
-                repeat {
-                    r.path.push(k)
-                    f.children.append(try element())
-                    r.path.pop()
-                    k += 1
-                } while try r.scanner.nextItem()
-            }
         case .insets: f.insets = try r.insets(allowInfinite: true)
-        case .child: f.child = try child(.child)
-        case .overlay, .background, .corner: f.second = try child(field)
         case .centeringOptions: f.centeringOptions = try r.name(Self.centeringOptions)
         case .sizingOptions: f.sizingOptions = try r.name(Self.centerSizingOptions)
         case .horizontalPosition: f.horizontalPosition = try r.name(Self.relativePositions)
@@ -391,7 +401,6 @@ struct DecodeState {
         case .cornerLocation: f.cornerLocation = try r.name(Self.cornerLocations)
         case .offset: f.offset = try r.point("offset")
         case .wrapsCorner: f.wrapsCorner = try r.bool()
-        case .layout: f.layout = try element()
         case .intrinsicSize: f.intrinsicSize = try r.size("intrinsicSize")
         case .url: extras(&f).url = try r.string()
         case .text, .spans, .font, .lineHeight, .letterSpacing, .alignment, .maximumNumberOfLines, .truncationMode, .truncationText,
@@ -404,6 +413,8 @@ struct DecodeState {
             let x = extras(&f)
             if x.button == nil { x.button = ButtonFields() }
             try buttonMember(field, &x.button!)
+        case .children, .child, .overlay, .background, .corner, .layout:
+            preconditionFailure("\(field) holds elements: read by member(_:_:)")
         }
     }
 
@@ -420,7 +431,7 @@ struct DecodeState {
     }
 
     /// The element `f` describes, after checking its members against its type.
-    private mutating func build(_ type: ElementType, _ f: inout ElementFields, seen: UInt64, unknown: String?) throws -> LayoutElement {
+    @inline(never) private mutating func build(_ type: ElementType, _ f: inout ElementFields, seen: UInt64, unknown: String?) throws -> LayoutElement {
         let misplaced = seen & ~Self.allowedFields[f.typeIndex]
         func need(_ field: ElementField, _ value: LayoutElement?, _ r: inout WireReader) throws -> LayoutElement {
             guard let value else { throw r.fail("this spec needs '\(field.name)' (one element)", at: field.name) }
@@ -519,7 +530,7 @@ struct DecodeState {
     static let styleFields = NameTable(StyleField.allCases.map { ("\($0)", $0) } + [("preferredFrameSize", .preferredSize)])
     static let alignSelfValues = NameTable(cases: AlignSelf.self)
 
-    mutating func style(into style: inout LayoutElementStyle) throws {
+    @inline(never) mutating func style(into style: inout LayoutElementStyle) throws {
         var seen: UInt64 = 0, unknown: String?
         guard try r.beginObject("style") else { return }
         // Fields apply in the order written, as successive setters do.
