@@ -287,7 +287,8 @@ struct DecodeState {
         var horizontalAlignment = HorizontalAlignment.none
         var verticalAlignment = VerticalAlignment.none
         var concurrent = false
-        var children: [LayoutElement] = []
+        /// nil until a `children` member (leaves make and destroy no array).
+        var children: [LayoutElement]?
         // single-child specs
         var insets = EdgeInsets.zero
         var child: LayoutElement?
@@ -345,15 +346,17 @@ struct DecodeState {
         case .children:
             let b = try r.scanner.valueStart()
             guard b == UInt8(ascii: "[") else { throw r.typeError("'children' must be an array of elements", b) }
+            var children: [LayoutElement] = []
             if try r.scanner.beginArray() {
                 var k = 0
                 repeat {
                     r.path.push(k)
-                    f.children.append(try element())
+                    children.append(try element())
                     r.path.pop()
                     k += 1
                 } while try r.scanner.nextItem()
             }
+            f.children = children
         case .child: f.child = try child(.child)
         case .overlay, .background, .corner: f.second = try child(field)
         case .layout: f.layout = try element()
@@ -458,13 +461,13 @@ struct DecodeState {
                 throw r.fail("a ratio spec needs 'ratio' (height ÷ width, > 0)", at: "ratio")
             }
             element = RatioLayoutSpec(ratio: f.ratio, child: try need(.child, f.child, &r), style: f.style)
-        case .absolute: element = AbsoluteLayoutSpec(sizing: f.sizing, children: f.children, style: f.style)
-        case .static: element = AbsoluteLayoutSpec(sizing: .sizeToFit, children: f.children, typeName: "static", style: f.style)
+        case .absolute: element = AbsoluteLayoutSpec(sizing: f.sizing, children: f.children ?? [], style: f.style)
+        case .static: element = AbsoluteLayoutSpec(sizing: .sizeToFit, children: f.children ?? [], typeName: "static", style: f.style)
         case .corner:
             let c = try need(.child, f.child, &r)
             element = CornerLayoutSpec(child: c, corner: try need(.corner, f.second, &r), cornerLocation: f.cornerLocation,
                                        offset: f.offset, wrapsCorner: f.wrapsCorner, style: f.style)
-        case .wrapper: element = WrapperLayoutSpec(children: f.children, style: f.style)
+        case .wrapper: element = WrapperLayoutSpec(children: f.children ?? [], style: f.style)
         case .spacer: element = LayoutSpec(style: f.style)
         case .node:
             if f.layout != nil && f.intrinsicSize != nil {
@@ -502,7 +505,7 @@ struct DecodeState {
         }
         // Stretch children resolve their style against an undefined parent (§7.2.11):
         // fractional min/max there is NaN in Texture (a debug assertion). Reject it.
-        for (k, child) in f.children.enumerated() {
+        for (k, child) in (f.children ?? []).enumerated() {
             let a = child.style.alignSelf
             let stretch = a == .stretch || (a == .auto && effective.1 == .stretch)
             guard stretch else { continue }
@@ -516,7 +519,7 @@ struct DecodeState {
         return StackLayoutSpec(direction: f.direction, spacing: f.spacing, justifyContent: f.justifyContent, alignItems: alignItems,
                                flexWrap: f.flexWrap, alignContent: f.alignContent, lineSpacing: f.lineSpacing,
                                horizontalAlignment: f.horizontalAlignment, verticalAlignment: f.verticalAlignment,
-                               concurrent: f.concurrent, children: f.children, style: f.style)
+                               concurrent: f.concurrent, children: f.children ?? [], style: f.style)
     }
 
     // MARK: style
