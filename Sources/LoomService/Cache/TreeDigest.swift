@@ -60,7 +60,7 @@ private struct RecordWalk {
         recordRanges.append(0 ..< 0)
         // What changes the response but never a frame: ids and image URLs, length-prefixed
         // (they may hold any byte, so a terminator would let one id spell another's entries).
-        let url = (e as? ImageNode)?.url
+        let url = ObjectIdentifier(type(of: e)) == ObjectIdentifier(ImageNode.self) ? unsafeDowncast(e, to: ImageNode.self).url : nil
         if e.id != nil || url != nil {
             ids.u64(UInt64(index))
             if let id = e.id { ids.byte(1); ids.string(id) }
