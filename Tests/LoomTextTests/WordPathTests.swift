@@ -146,19 +146,12 @@ final class WordPathTests: XCTestCase {
     }
 
     /// Four threads on one measurer with a tiny word cache (constant eviction) give the
-    /// sequential answers. Only ASCII texts without over-long words: the Pango path itself
-    /// is not reproducible at a break-word boundary under concurrency (a pre-existing
-    /// effect seen on a text with "über" and a 20-letter word, 10 or 11 lines).
+    /// sequential answers, for every kind of text (the Pango path included: its line breaks
+    /// once depended on which thread first loaded a font; ConcurrencyTests).
     func testConcurrentWordPathIsConsistent() {
         var r = Rng(state: 7)
         var cases: [(TextAttributes, Size)] = []
-        while cases.count < 300 {
-            let c = Self.randomCase(&r)
-            if c.0.string.unicodeScalars.allSatisfy({ $0.value < 0x80 }) && !c.0.string.contains("mmmmm")
-                && !c.0.string.contains("iiiii") && !c.0.string.contains("WWWWW") && !c.0.string.contains("TTTTT") {
-                cases.append(c)
-            }
-        }
+        while cases.count < 300 { cases.append(Self.randomCase(&r)) }
         let expected = cases.map { Self.pangoOnly.measureUncached($0.0, in: $0.1) }
         let measurer = try! PangoTextMeasurer(cacheCapacity: 0, wordCacheCapacity: 64)
         let failures = UnsafeMutablePointer<Int>.allocate(capacity: 4)
