@@ -20,6 +20,9 @@ final class EngineFont {
         return wordID
     }
 
+    /// The profile, once wordProfile has looked it up.
+    var cachedProfile: FaceWordProfile? { profile }
+
     func wordProfile(_ cache: WordCache, _ font: UnsafeMutablePointer<PangoFont>) -> FaceWordProfile {
         if let profile { return profile }
         let p = cache.profile(file: resolved.file, font: font)
