@@ -147,6 +147,110 @@ static inline void loom_default_lookups(hb_face_t *face, hb_tag_t table, hb_set_
     hb_ot_layout_collect_lookups(face, table, scripts, NULL, features, lookups);
 }
 
+/// Lookup `index` of `table` (GSUB or GPOS) as the word path can evaluate it by itself: its
+/// subtables (behind extension subtables) are all contextual or chained contextual, format 3
+/// (a coverage per position), and its flags skip no glyph (no ignore bits, no mark filtering
+/// set, no attachment class). Stores the offsets of the subtables (from the table start) in
+/// `subtables` (at most `max`) and returns how many, or -1 when the lookup is not of that kind.
+static inline int loom_format3_subtables(const uint8_t *d, unsigned len, int gpos, unsigned index,
+                                         unsigned *subtables, int max) {
+    unsigned lookupList = loom_be16(d, len, 8);
+    if (!lookupList || index >= loom_be16(d, len, lookupList)) return -1;
+    unsigned lookup = lookupList + loom_be16(d, len, lookupList + 2 + 2 * index);
+    unsigned type = loom_be16(d, len, lookup), flag = loom_be16(d, len, lookup + 2);
+    unsigned count = loom_be16(d, len, lookup + 4);
+    unsigned context = gpos ? 7 : 5, chain = gpos ? 8 : 6, extension = gpos ? 9 : 7;
+    if ((flag & 0xFF1E) != 0 || count == 0 || (int)count > max || lookup + 6 + 2 * count > len) return -1;
+    for (unsigned s = 0; s < count; s++) {
+        unsigned sub = lookup + loom_be16(d, len, lookup + 6 + 2 * s);
+        unsigned t = type;
+        if (type == extension) {
+            t = loom_be16(d, len, sub + 2);
+            sub += (loom_be16(d, len, sub + 4) << 16) | loom_be16(d, len, sub + 6);
+        }
+        if (sub + 6 > len || (t != context && t != chain) || loom_be16(d, len, sub) != 3) return -1;
+        subtables[s] = (t == chain ? 0x80000000u : 0) | sub;
+    }
+    return (int)count;
+}
+
+/// Whether `glyph` is in the Coverage table at `offset` (formats 1 and 2).
+static inline int loom_covered(const uint8_t *d, unsigned len, unsigned offset, unsigned glyph) {
+    unsigned format = loom_be16(d, len, offset), count = loom_be16(d, len, offset + 2);
+    if (format == 1) {
+        unsigned lo = 0, hi = count;
+        while (lo < hi) {
+            unsigned mid = (lo + hi) / 2, g = loom_be16(d, len, offset + 4 + 2 * mid);
+            if (g == glyph) return 1;
+            if (g < glyph) lo = mid + 1; else hi = mid;
+        }
+    } else if (format == 2) {
+        unsigned lo = 0, hi = count;
+        while (lo < hi) {
+            unsigned mid = (lo + hi) / 2, r = offset + 4 + 6 * mid;
+            unsigned start = loom_be16(d, len, r), end = loom_be16(d, len, r + 2);
+            if (glyph < start) hi = mid; else if (glyph > end) lo = mid + 1; else return 1;
+        }
+    }
+    return 0;
+}
+
+/// Whether the format-3 (chained) contextual subtable at `sub` matches `glyphs` (`count` of
+/// them, no glyph skipped) with its first input glyph at `pos`: 0 when not, 1 when it does
+/// and does nothing (no nested lookup: an "ignore" rule), 2 when it does and applies
+/// lookups. A position outside the array does not match: the array is the whole run of
+/// text the lookup sees.
+static inline int loom_format3_matches(const uint8_t *d, unsigned len, unsigned sub, int chained,
+                                       const uint32_t *glyphs, int count, int pos) {
+    if (!chained) {
+        unsigned n = loom_be16(d, len, sub + 2);
+        if (pos + (int)n > count) return 0;
+        for (unsigned k = 0; k < n; k++)
+            if (!loom_covered(d, len, sub + loom_be16(d, len, sub + 6 + 2 * k), glyphs[pos + k])) return 0;
+        return loom_be16(d, len, sub + 4) == 0 ? 1 : 2;
+    }
+    unsigned back = loom_be16(d, len, sub + 2);
+    unsigned inputAt = sub + 4 + 2 * back;
+    unsigned input = loom_be16(d, len, inputAt);
+    unsigned aheadAt = inputAt + 2 + 2 * input;
+    unsigned ahead = loom_be16(d, len, aheadAt);
+    if (pos - (int)back < 0 || pos + (int)input + (int)ahead > count) return 0;
+    for (unsigned k = 0; k < input; k++)
+        if (!loom_covered(d, len, sub + loom_be16(d, len, inputAt + 2 + 2 * k), glyphs[pos + k])) return 0;
+    for (unsigned k = 0; k < back; k++)   /* backtrack[0] is the glyph just before the input */
+        if (!loom_covered(d, len, sub + loom_be16(d, len, sub + 4 + 2 * k), glyphs[pos - 1 - k])) return 0;
+    for (unsigned k = 0; k < ahead; k++)
+        if (!loom_covered(d, len, sub + loom_be16(d, len, aheadAt + 2 + 2 * k), glyphs[pos + input + k])) return 0;
+    return loom_be16(d, len, aheadAt + 2 + 2 * ahead) == 0 ? 1 : 2;
+}
+
+/// Whether lookup `lookup` (bit 16 set: GPOS, else GSUB; a lookup for which
+/// loom_format3_subtables succeeds) applied to `glyphs` changes nothing: at each position
+/// flagged in `starts` (a superset of the positions where its rules can start), the first
+/// subtable that matches, as HarfBuzz tries them, if any, applies no lookup. Then it changes
+/// nothing either on any part of `glyphs` (with less context no subtable that failed can
+/// match, and the first one that matched can only fail). Returns 1 when so.
+static inline int loom_lookup_changes_nothing(hb_face_t *face, unsigned lookup, const uint32_t *glyphs, int count,
+                                            const uint8_t *starts) {
+    int gpos = (lookup >> 16) & 1;
+    hb_blob_t *blob = hb_face_reference_table(face, gpos ? HB_OT_TAG_GPOS : HB_OT_TAG_GSUB);
+    unsigned len = 0;
+    const uint8_t *d = (const uint8_t *)hb_blob_get_data(blob, &len);
+    unsigned subtables[64];
+    int n = d ? loom_format3_subtables(d, len, gpos, lookup & 0xFFFF, subtables, 64) : -1;
+    int ok = n > 0;
+    for (int pos = 0; ok && pos < count; pos++) {
+        if (!starts[pos]) continue;
+        for (int s = 0; s < n; s++) {
+            int m = loom_format3_matches(d, len, subtables[s] & 0x7FFFFFFFu, (subtables[s] >> 31) != 0, glyphs, count, pos);
+            if (m == 2) ok = 0;
+            if (m != 0) break;
+        }
+    }
+    hb_blob_destroy(blob);
+    return ok;
+}
+
 /// Whether words of this face can be shaped apart and their advances added (the word
 /// cache). Of the lookups HarfBuzz applies (loom_default_lookups), every one that involves
 /// the space glyph (hb_ot_layout_lookup_collect_glyphs, any position) must be either a
@@ -156,8 +260,12 @@ static inline void loom_default_lookups(hb_face_t *face, hb_tag_t table, hb_set_
 /// words) and which never takes a space as input or output; and no pair lookup may adjust
 /// its second glyph (it could pair a space through class 0, which collect_glyphs does not
 /// list). Faces with AAT tables, or a legacy 'kern' table that HarfBuzz would apply, do not
-/// qualify. Returns 1 when the face qualifies.
-static inline int loom_face_word_analysis(hb_face_t *face, hb_codepoint_t space, hb_set_t *triggers) {
+/// qualify. Returns 1 when the face qualifies. A touching lookup whose rules the word path
+/// can evaluate itself (loom_format3_subtables) goes to `soft` (its index, plus 1 << 16 in
+/// GPOS) and its input glyphs to `softTriggers` instead of `triggers`: a text with those is
+/// measured from words when none of these rules matches anywhere in it.
+static inline int loom_face_word_analysis(hb_face_t *face, hb_codepoint_t space, hb_set_t *triggers,
+                                          hb_set_t *soft, hb_set_t *softTriggers) {
     hb_blob_t *morx = hb_face_reference_table(face, HB_TAG('m', 'o', 'r', 'x'));
     hb_blob_t *kern = hb_face_reference_table(face, HB_TAG('k', 'e', 'r', 'n'));
     int hasMorx = hb_blob_get_length(morx) > 0, hasKern = hb_blob_get_length(kern) > 0;
@@ -181,6 +289,9 @@ static inline int loom_face_word_analysis(hb_face_t *face, hb_codepoint_t space,
     hb_set_t *lookups = hb_set_create();
     hb_set_t *before = hb_set_create(), *input = hb_set_create(), *after = hb_set_create(), *output = hb_set_create();
     for (int t = 0; t < 2 && ok; t++) {
+        hb_blob_t *blob = hb_face_reference_table(face, tables[t]);
+        unsigned len = 0;
+        const uint8_t *d = (const uint8_t *)hb_blob_get_data(blob, &len);
         hb_set_clear(lookups);
         loom_default_lookups(face, tables[t], lookups);
         hb_codepoint_t l = HB_SET_VALUE_INVALID;
@@ -193,8 +304,15 @@ static inline int loom_face_word_analysis(hb_face_t *face, hb_codepoint_t space,
             if (pair == 2) { ok = 0; break; }
             if (!touches || pair == 1) continue;
             if (hb_set_has(input, space) || hb_set_has(output, space)) { ok = 0; break; }
-            hb_set_union(triggers, input);
+            unsigned subtables[64];
+            if (d && loom_format3_subtables(d, len, t, l, subtables, 64) > 0) {
+                hb_set_add(soft, (t << 16) | l);
+                hb_set_union(softTriggers, input);
+            } else {
+                hb_set_union(triggers, input);
+            }
         }
+        hb_blob_destroy(blob);
     }
     hb_set_destroy(lookups);
     hb_set_destroy(before); hb_set_destroy(input); hb_set_destroy(after); hb_set_destroy(output);

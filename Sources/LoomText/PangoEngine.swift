@@ -20,6 +20,9 @@ final class EngineFont {
         return wordID
     }
 
+    /// The profile, once wordProfile has looked it up.
+    var cachedProfile: FaceWordProfile? { profile }
+
     func wordProfile(_ cache: WordCache, _ font: UnsafeMutablePointer<PangoFont>) -> FaceWordProfile {
         if let profile { return profile }
         let p = cache.profile(file: resolved.file, font: font)
@@ -51,7 +54,35 @@ struct LineInfo {
 
 /// Pango state for one thread at a time: font map, context, layouts and font caches.
 /// Engines are checked out of a pool, so nothing here is shared between threads.
+///
+/// **Font metrics and threads.** Pango's line breaker (process_item) looks at the font's
+/// `approximate_char_width` (three of them are its "safe distance": how carefully it weighs
+/// a break near the end of the line), so line breaks depend on it. Pango 1.50's
+/// pango_fc_font_get_metrics() computes it once per font and language, by laying out a
+/// sample text, and guards that recursion with a process-wide `static int in_get_metrics`:
+/// when two threads compute metrics at once (each for a font of its own font map), one of
+/// them sees the other's flag, skips the computation and caches 0 for good. That engine then
+/// breaks some lines differently (a text with "über" and a long word: 10 or 11 lines). So
+/// an engine computes the metrics of every font it loads under `metricsLock` (for "en" and
+/// for no language, the entry the FT2 backend reads for a missing glyph's box), checks each
+/// font a layout used afterwards (`verify`: a fallback font is first measured inside
+/// Pango), and is `poisoned` when one has a width of 0: the measurer discards it and
+/// measures again (PangoTextMeasurer).
 final class PangoEngine {
+    /// Serializes this module's first look at a font's metrics (see above).
+    static let metricsLock = Lock()
+    /// Set by the measurer while it holds `metricsLock` for a whole measurement.
+    var holdsMetricsLock = false
+    /// Whether a font of this engine has metrics computed in a race (see above).
+    private(set) var poisoned = false
+    private struct MetricsKey: Hashable {
+        var font: UnsafeMutableRawPointer
+        var language: OpaquePointer?
+    }
+    /// Fonts (referenced) whose metrics are known to be complete, per language.
+    private var verifiedFonts: Set<MetricsKey> = []
+    private var lastVerified: MetricsKey?
+    private let language: OpaquePointer?
     let catalog: FontCatalog
     /// Shared word advances (nil: every text is laid out by Pango).
     let wordCache: WordCache?
@@ -105,6 +136,7 @@ final class PangoEngine {
         wordGlyphs = pango_glyph_string_new()
         fontMap = loom_font_map_new(catalog.config)
         context = loom_context_new(fontMap, "en")
+        language = pango_language_from_string("en")
         layout = pango_layout_new(context)
         tokenLayout = pango_layout_new(context)
     }
@@ -113,6 +145,7 @@ final class PangoEngine {
         fonts.removeAll()
         resolvedFonts.removeAll()
         releaseRunFonts()
+        releaseVerifiedFonts()
         g_object_unref(UnsafeMutableRawPointer(layout))
         g_object_unref(UnsafeMutableRawPointer(tokenLayout))
         g_object_unref(UnsafeMutableRawPointer(context))
@@ -125,12 +158,46 @@ final class PangoEngine {
         runFontMetrics.removeAll()
     }
 
+    private func releaseVerifiedFonts() {
+        for key in verifiedFonts { loom_object_unref(key.font) }
+        verifiedFonts.removeAll()
+        lastVerified = nil
+    }
+
+    /// Whether `font` has complete metrics for `language` and for no language (the entry
+    /// Pango's FT2 backend reads for the box of a missing glyph), computing them under
+    /// `metricsLock` when nobody has; marks the engine poisoned when not.
+    @discardableResult
+    func verify(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?) -> Bool {
+        let key = MetricsKey(font: UnsafeMutableRawPointer(font), language: language)
+        if key == lastVerified || verifiedFonts.contains(key) { lastVerified = key; return true }
+        let check = {
+            PangoEngine.approximateCharWidth(font, language) > 0 && PangoEngine.approximateCharWidth(font, nil) > 0
+        }
+        let complete = holdsMetricsLock ? check() : PangoEngine.metricsLock.withLock(check)
+        guard complete else {
+            poisoned = true
+            return false
+        }
+        loom_object_ref(key.font)
+        verifiedFonts.insert(key)
+        lastVerified = key
+        return true
+    }
+
+    private static func approximateCharWidth(_ font: UnsafeMutablePointer<PangoFont>, _ language: OpaquePointer?) -> Int32 {
+        guard let metrics = pango_font_get_metrics(font, language) else { return 0 }
+        defer { pango_font_metrics_unref(metrics) }
+        return pango_font_metrics_get_approximate_char_width(metrics)
+    }
+
     /// Keep the per-engine caches bounded (clients may send any number of sizes).
     private func trimCaches() {
         if fonts.count > PangoEngine.cacheLimit || resolvedFonts.count > PangoEngine.cacheLimit {
             fonts.removeAll(); resolvedFonts.removeAll()
         }
         if runFontMetrics.count > PangoEngine.cacheLimit { releaseRunFonts() }
+        if verifiedFonts.count > PangoEngine.cacheLimit { releaseVerifiedFonts() }
         if tokenWidths.count > PangoEngine.cacheLimit { tokenWidths.removeAll() }
     }
 
@@ -157,6 +224,7 @@ final class PangoEngine {
         let font = pango_font_map_load_font(fontMap, context, desc)
         var metrics = FontMetrics.zero
         if let font {
+            verify(font, language: language)
             var upem: Int32 = 0, a: Int32 = 0, d: Int32 = 0, g: Int32 = 0
             if loom_font_metrics(font, &upem, &a, &d, &g) != 0 {
                 metrics = FontMetrics(unitsPerEm: upem, ascender: a, descender: d, lineGap: g,
@@ -408,6 +476,7 @@ final class PangoEngine {
                                        spacing: spacingUnits)
                 if runCount < runRecords.count { runRecords[runCount] = record } else { runRecords.append(record) }
                 runCount += 1
+                if let font = item.pointee.analysis.font { verify(font, language: item.pointee.analysis.language) }
                 if lineHeight == nil, runHasContent, let font = item.pointee.analysis.font,
                    !runFonts.contains(where: { $0 == font }) {
                     runFonts.append(font)

@@ -62,9 +62,12 @@ import LoomLayout
 ///
 /// **Threads and caching.** Pango objects are not thread-safe: each call checks a private
 /// engine (font map, context, layouts) out of a pool, creating one when all are busy, so
-/// there are as many engines as concurrent callers. Results are cached by (attributes,
-/// container size) in a bounded, sharded cache (CLOCK eviction); a finite width at least as
-/// wide as the cached unlimited-width answer reuses that answer (nothing wraps there).
+/// there are as many engines as concurrent callers; the first look at each font's metrics
+/// is serialized and checked, because Pango 1.50 can compute them wrongly when two threads
+/// do it at once (PangoEngine), so answers never depend on threads. Results are cached by
+/// (attributes, container size) in a bounded, sharded cache (CLOCK eviction); a finite
+/// width at least as wide as the cached unlimited-width answer reuses that answer (nothing
+/// wraps there).
 /// Below that, plain one-font texts (printable ASCII words, no letter spacing, faces whose
 /// OpenType tables allow it; WordShaping.swift) are measured from a shared, bounded cache of
 /// word advances, shaped once per font by Pango, instead of a full Pango layout: the answer
@@ -76,6 +79,9 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private var idleEngines: [PangoEngine] = []
     private var engineCount = 0
     private var allEngines: [PangoEngine] = []
+    /// Engines discarded because a font's metrics were computed in a race, and their counts.
+    private var discardedEngines = 0
+    private var discardedPaths = (fromWords: 0, fromLayout: 0)
     private let cache: MeasurementCache
     private let wordCache: WordCache?
 
@@ -126,8 +132,28 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     // MARK: More
 
     /// Measures without looking at or filling the cache.
+    ///
+    /// An engine that computed a font's metrics in a race with another thread (Pango keeps
+    /// a width of 0 then, which changes its line breaks: PangoEngine) is discarded and the
+    /// text measured again, from the second attempt on with the metrics lock held
+    /// throughout, so that the answer never depends on what other threads were doing.
     public func measureUncached(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
-        withEngine { $0.measure(text, in: containerSize) }
+        var attempt = 0
+        while true {
+            let exclusive = attempt > 0
+            if exclusive { PangoEngine.metricsLock.lock() }
+            let (result, clean) = withEngine { engine -> (TextMeasurement, Bool) in
+                engine.holdsMetricsLock = exclusive
+                defer { engine.holdsMetricsLock = false }
+                let result = engine.measure(text, in: containerSize)
+                return (result, !engine.poisoned)
+            }
+            if exclusive { PangoEngine.metricsLock.unlock() }
+            attempt += 1
+            // Another thread can still compute metrics outside the lock (a fallback font
+            // the first time a layout uses it), so a retry can be poisoned too; rare.
+            if clean || attempt >= 16 { return result }
+        }
     }
 
     /// The families that can be used, with their aliases and faces (`GET /fonts`).
@@ -170,14 +196,20 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// Uncached measurements answered from word advances and by a Pango layout so far
     /// (read while no measurement runs).
     public var measurementPaths: (fromWords: Int, fromLayout: Int) {
-        poolLock.withLock { allEngines.reduce((0, 0)) { ($0.0 + $1.fromWords, $0.1 + $1.fromLayout) } }
+        poolLock.withLock {
+            allEngines.reduce(discardedPaths) { ($0.0 + $1.fromWords, $0.1 + $1.fromLayout) }
+        }
     }
 
     /// Word advances currently cached.
     public var wordCacheCount: Int { wordCache?.count ?? 0 }
 
-    /// Number of Pango engines created so far (= the peak number of concurrent measurements).
+    /// Number of Pango engines created so far (= the peak number of concurrent measurements,
+    /// plus the engines discarded).
     public var engineCountCreated: Int { poolLock.withLock { engineCount } }
+
+    /// Engines discarded so far because a font's metrics were computed in a race.
+    public var discardedEngineCount: Int { poolLock.withLock { discardedEngines } }
 
     private func withEngine<T>(_ body: (PangoEngine) -> T) -> T {
         let engine: PangoEngine = poolLock.withLock { () -> PangoEngine? in
@@ -187,7 +219,18 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
             poolLock.withLock { engineCount += 1; allEngines.append(engine) }
             return engine
         }()
-        defer { poolLock.withLock { idleEngines.append(engine) } }
+        defer {
+            poolLock.withLock {
+                if engine.poisoned {
+                    discardedEngines += 1
+                    discardedPaths.fromWords += engine.fromWords
+                    discardedPaths.fromLayout += engine.fromLayout
+                    allEngines.removeAll { $0 === engine }
+                } else {
+                    idleEngines.append(engine)
+                }
+            }
+        }
         return body(engine)
     }
 }

@@ -15,15 +15,21 @@ import LoomLayout
 // pair kerning that adjusts the first glyph of a pair (valueFormat2 = 0): then a glyph's
 // advance depends on the glyph after it only, so shaping " word " gives the word's glyphs
 // their advances in context (the last one kerned against the space that follows) and the
-// leading space its advance before the word. Other lookups that involve the space (Inter's
-// contextual case-sensitive punctuation, for one) make their input characters "triggers":
-// a text with one is laid out by Pango. `loom_face_word_analysis` checks each face once.
+// leading space its advance before the word. Other lookups that involve the space make
+// their input characters "triggers": a text with one is laid out by Pango. Except "soft"
+// ones (Inter's case-sensitive punctuation, its × between digits: contextual lookups in
+// format 3, which skip no glyph): a paragraph with their inputs is measured from words
+// when no word's own shaping substituted a glyph and, on the paragraph's nominal glyphs,
+// the first rule that matches at each position (if any) applies nothing — then these
+// lookups change nothing in the paragraph nor in any line of it (less context only makes
+// rules fail), and the sums hold as without them. `loom_face_word_analysis` checks each
+// face once.
 // When Pango breaks a line inside an item it shapes the two parts again, the second without
 // the space before it; with first-glyph kerning only, that changes no advance on the line.
 //
 // Which texts. One font (every span resolves to the text's font), no letter spacing, not
 // `charWrap`; characters: printable ASCII plus a few punctuation marks standing alone as a
-// word (· – — • …), all with a glyph in the font and none a trigger; no break opportunity
+// word (· – — • …), all with a glyph in the font and none a (hard) trigger; no break opportunity
 // inside a word by Chromium's ASCII pair table (`TextPreparation.chromiumBreak`), so the
 // break opportunities are exactly the spaces (always a break in Chromium: the full path
 // patches Pango to that); no word wider than the line (break-word would cut it); and a
@@ -35,38 +41,69 @@ import LoomLayout
 struct FaceWordProfile: Sendable {
     /// Whether words can be shaped apart in this face at all.
     var eligible: Bool
-    /// Printable ASCII (index = scalar value) with a glyph and no trigger.
+    /// Printable ASCII (index = scalar value) with a glyph and no (hard) trigger.
     var ascii: [Bool]
-    /// The stand-alone punctuation marks with a glyph and no trigger.
+    /// The stand-alone punctuation marks with a glyph and no (hard) trigger.
     var extra: [UInt32: Bool]
+    /// Nominal glyphs of the usable characters (ASCII by scalar value, space included).
+    var asciiGlyph: [UInt32]
+    var extraGlyph: [UInt32: UInt32]
+    /// Usable characters that are inputs of "soft" lookups (`softLookups`: contextual
+    /// lookups that involve the space and that the word path evaluates itself).
+    var softASCII: [Bool]
+    var softExtra: [UInt32: Bool]
+    var softLookups: [UInt32]
 
     static let standAlone: [UInt32] = [0xB7, 0x2013, 0x2014, 0x2022, 0x2026]
-    static let ineligible = FaceWordProfile(eligible: false, ascii: [], extra: [:])
+    static let ineligible = FaceWordProfile(eligible: false)
 
     @inline(__always) func usable(_ v: UInt32) -> Bool {
         if v < 0x80 { return v > 0x20 && v < 0x7F && ascii[Int(v)] }
         return extra[v] ?? false
     }
 
-    init(eligible: Bool, ascii: [Bool], extra: [UInt32: Bool]) {
-        self.eligible = eligible; self.ascii = ascii; self.extra = extra
+    /// For a usable character: whether it starts soft lookup rules.
+    @inline(__always) func soft(_ v: UInt32) -> Bool {
+        v < 0x80 ? softASCII[Int(v)] : (softExtra[v] ?? false)
+    }
+
+    /// For a usable character or the space: its nominal glyph.
+    @inline(__always) func glyph(_ v: UInt32) -> UInt32 {
+        v < 0x80 ? asciiGlyph[Int(v)] : (extraGlyph[v] ?? 0)
+    }
+
+    init(eligible: Bool) {
+        self.eligible = eligible; ascii = []; extra = [:]; asciiGlyph = []; extraGlyph = [:]
+        softASCII = []; softExtra = [:]; softLookups = []
     }
 
     init(font: UnsafeMutablePointer<PangoFont>) {
-        guard let face = loom_font_face(font) else { self = .ineligible; return }
+        self.init(eligible: false)
+        guard let face = loom_font_face(font) else { return }
         let space = loom_nominal_glyph(font, 0x20)
-        let triggers = hb_set_create()
-        defer { hb_set_destroy(triggers) }
-        guard space != 0, loom_face_word_analysis(face, space, triggers) != 0 else { self = .ineligible; return }
-        func ok(_ v: UInt32) -> Bool {
+        let triggers = hb_set_create(), soft = hb_set_create(), softTriggers = hb_set_create()
+        defer { hb_set_destroy(triggers); hb_set_destroy(soft); hb_set_destroy(softTriggers) }
+        guard space != 0, loom_face_word_analysis(face, space, triggers, soft, softTriggers) != 0 else { return }
+        eligible = true
+        func ok(_ g: UInt32) -> Bool { g != 0 && hb_set_has(triggers, g) == 0 }
+        ascii = [Bool](repeating: false, count: 128)
+        softASCII = [Bool](repeating: false, count: 128)
+        asciiGlyph = [UInt32](repeating: 0, count: 128)
+        asciiGlyph[0x20] = space
+        for v in UInt32(0x21)..<0x7F {
             let g = loom_nominal_glyph(font, v)
-            return g != 0 && hb_set_has(triggers, g) == 0
+            asciiGlyph[Int(v)] = g
+            ascii[Int(v)] = ok(g)
+            softASCII[Int(v)] = hb_set_has(softTriggers, g) != 0
         }
-        var ascii = [Bool](repeating: false, count: 128)
-        for v in UInt32(0x21)..<0x7F { ascii[Int(v)] = ok(v) }
-        var extra: [UInt32: Bool] = [:]
-        for v in FaceWordProfile.standAlone { extra[v] = ok(v) }
-        self.init(eligible: true, ascii: ascii, extra: extra)
+        for v in FaceWordProfile.standAlone {
+            let g = loom_nominal_glyph(font, v)
+            extraGlyph[v] = g
+            extra[v] = ok(g)
+            softExtra[v] = hb_set_has(softTriggers, g) != 0
+        }
+        var l = hb_codepoint_t.max  // HB_SET_VALUE_INVALID
+        while hb_set_next(soft, &l) != 0 { softLookups.append(l) }
     }
 }
 
@@ -90,6 +127,10 @@ final class WordCache: @unchecked Sendable {
         /// False when the word cannot be measured this way (missing glyph, a negative
         /// advance, a cluster joined with a space): the text goes to Pango.
         var valid: Bool
+        /// Whether shaping changed a glyph (a glyph other than the characters' nominal
+        /// ones, or not one glyph per character): then soft lookup rules cannot be
+        /// evaluated on nominal glyphs, and a text that needs that goes to Pango.
+        var substituted: Bool
     }
 
     private final class Shard {
@@ -161,6 +202,8 @@ final class WordScratch {
     var starts: [Int] = []
     var entries: [WordCache.Entry] = []
     var bytes: [UInt8] = []
+    var glyphs: [UInt32] = []
+    var starts8: [UInt8] = []
 }
 
 extension PangoEngine {
@@ -174,7 +217,7 @@ extension PangoEngine {
     }
 
     private func shapeWord(_ word: String, font: EngineFont, flags: UInt8) -> WordCache.Entry {
-        let invalid = WordCache.Entry(word: 0, trailSpace: 0, leadSpace: 0, valid: false)
+        let invalid = WordCache.Entry(word: 0, trailSpace: 0, leadSpace: 0, valid: false, substituted: true)
         guard let pangoFont = font.font else { return invalid }
         let lead = flags & 1 != 0, trail = flags & 2 != 0
         var bytes: [UInt8] = []
@@ -191,6 +234,20 @@ extension PangoEngine {
             }
         }
         let count = Int(glyphs.pointee.num_glyphs)
+        // One glyph per character (all the word path's characters are one UTF-8 sequence
+        // each), each the character's nominal glyph: nothing was substituted.
+        var substituted = count != word.unicodeScalars.count + (lead ? 1 : 0) + (trail ? 1 : 0)
+        if !substituted, let profile = font.cachedProfile {
+            var g = 0
+            if lead { substituted = substituted || glyphs.pointee.glyphs[0].glyph != profile.glyph(0x20); g = 1 }
+            for scalar in word.unicodeScalars {
+                if glyphs.pointee.glyphs[g].glyph != profile.glyph(scalar.value) { substituted = true; break }
+                g += 1
+            }
+            if trail && !substituted { substituted = glyphs.pointee.glyphs[count - 1].glyph != profile.glyph(0x20) }
+        } else {
+            substituted = true
+        }
         var wordUnits: Int32 = 0, leadUnits: Int32 = 0, trailUnits: Int32 = 0
         var sawLead = !lead, sawTrail = !trail, sawFirst = false
         for g in 0..<count {
@@ -212,7 +269,8 @@ extension PangoEngine {
         }
         // Each space must stay a cluster of its own (no ligature or merge across it).
         guard sawLead, sawTrail, sawFirst else { return invalid }
-        return WordCache.Entry(word: wordUnits, trailSpace: trailUnits, leadSpace: leadUnits, valid: true)
+        return WordCache.Entry(word: wordUnits, trailSpace: trailUnits, leadSpace: leadUnits, valid: true,
+                               substituted: substituted)
     }
 
     /// The measurement from cached word advances, or nil when this text needs Pango (see
@@ -251,11 +309,13 @@ extension PangoEngine {
             // Check the characters, find the words and the script.
             wordStarts.removeAll(keepingCapacity: true)
             var latin = false
+            var needsRules = false
             var i = p
             while i < e {
                 let v = scalars[i].value
                 if v == 0x20 { i += 1; continue }
                 guard profile.usable(v) else { return nil }
+                if profile.soft(v) { needsRules = true }
                 if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { latin = true }
                 if i == p || scalars[i - 1] == " " {
                     wordStarts.append(i)
@@ -281,6 +341,29 @@ extension PangoEngine {
                 let adv = wordAdvance(word, font: base, flags: flags, cache: cache)
                 guard adv.valid else { return nil }
                 entries.append(adv)
+            }
+            if needsRules {
+                // Contextual lookups that involve the space (Inter's case-sensitive forms,
+                // its × between digits) must change nothing anywhere in the paragraph
+                // (loom_lookup_changes_nothing). Then, with no glyph substituted in any word (each shaped as its
+                // nominal glyphs), the paragraph is its nominal glyphs when these lookups
+                // run, in Pango's shaping of the whole paragraph as in the shaping of any
+                // line of it (less context only makes a rule fail), and the words' advances
+                // add up as without them.
+                guard entries.allSatisfy({ !$0.substituted }), let face = loom_font_face(pangoFont) else { return nil }
+                var glyphs = scratch.glyphs, starts = scratch.starts8
+                glyphs.removeAll(keepingCapacity: true); starts.removeAll(keepingCapacity: true)
+                for q in p..<e {
+                    let v = scalars[q].value
+                    glyphs.append(profile.glyph(v))
+                    starts.append(v != 0x20 && profile.soft(v) ? 1 : 0)
+                }
+                var ok = true
+                for lookup in profile.softLookups where ok {
+                    ok = loom_lookup_changes_nothing(face, lookup, glyphs, Int32(glyphs.count), starts) != 0
+                }
+                scratch.glyphs = glyphs; scratch.starts8 = starts
+                guard ok else { return nil }
             }
             // Greedy breaking. Pango takes a break after word k when the line up to it fits
             // with this measure: the line shaped again up to the break, its final space
