@@ -70,6 +70,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// access log line says; e.g. for metrics. Set it before `start()`.
     public var accessLogHook: (@Sendable (HTTPAccessLogEntry) -> Void)?
 
+    /// When set, the access log line goes here instead of through `logger` (still only when
+    /// `logger.logLevel` lets info through): `message` is exactly the text `logger.info`
+    /// would get and `remote` its one metadata value ("remote"). For a log handler that
+    /// writes such lines cheaper than a swift-log record. Set it before `start()`.
+    public var accessLogWriter: (@Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void)?
+
     // All mutable state, the server's and every RequestContext's, is guarded by `state`.
     // It is never held while calling into libmicrohttpd.
     private let state = NSCondition()
@@ -320,6 +326,7 @@ public final class HTTPServer: @unchecked Sendable {
             state.broadcast()
         }
         let hook = accessLogHook
+        let writer = accessLogWriter
         state.unlock()
 
         let outcome: String
@@ -331,19 +338,30 @@ public final class HTTPServer: @unchecked Sendable {
         default: outcome = "error"
         }
         let sent = outcome == "ok"
-        let entry = HTTPAccessLogEntry(
-            method: ctx.method, path: ctx.path,
-            status: sent ? ctx.sentStatus : 0, bytes: sent ? ctx.sentBytes : 0,
-            milliseconds: Double(DispatchTime.now().uptimeNanoseconds &- ctx.started) / 1_000_000,
-            remoteAddress: ctx.remoteAddress, handled: ctx.handled, outcome: outcome)
+        let status = sent ? ctx.sentStatus : 0
+        let bytes = sent ? ctx.sentBytes : 0
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds &- ctx.started) / 1_000_000
         if logger.logLevel <= .info {
-            // One decimal without String(format:), which costs more than the request.
-            let tenths = Int((entry.milliseconds * 10).rounded())
-            var line = "\(entry.method) \(entry.path) \(entry.status) \(entry.bytes)B \(tenths / 10).\(tenths % 10)ms"
-            if !sent { line += " \(outcome)" }
-            logger.info("\(line)", metadata: ["remote": .string(entry.remoteAddress)])
+            // "METHOD PATH STATUS BYTESB M.Tms[ OUTCOME]", one decimal of milliseconds.
+            let tenths = Int((milliseconds * 10).rounded())
+            if let writer {
+                var line = AccessLine()
+                line.append(ctx.method); line.append(" "); line.append(ctx.path); line.append(" ")
+                line.append(status); line.append(" "); line.append(bytes); line.append("B ")
+                line.append(tenths / 10); line.append("."); line.append(tenths % 10); line.append("ms")
+                if !sent { line.append(" "); line.append(outcome) }
+                line.withBytes { writer($0, ctx.remoteAddress) }
+            } else {
+                var line = "\(ctx.method) \(ctx.path) \(status) \(bytes)B \(tenths / 10).\(tenths % 10)ms"
+                if !sent { line += " \(outcome)" }
+                logger.info("\(line)", metadata: ["remote": .string(ctx.remoteAddress)])
+            }
         }
-        hook?(entry)
+        if let hook {
+            hook(HTTPAccessLogEntry(method: ctx.method, path: ctx.path, status: status, bytes: bytes,
+                                    milliseconds: milliseconds, remoteAddress: ctx.remoteAddress,
+                                    handled: ctx.handled, outcome: outcome))
+        }
     }
 
     // MARK: - request phases (on libmicrohttpd's threads)
@@ -358,12 +376,13 @@ public final class HTTPServer: @unchecked Sendable {
             ctx.remoteAddress = numericHost(address)
         }
         ctx.origin = headerValue(connection, "Origin")
-        ctx.acceptsGzip = Gzip.accepts(headerValue(connection, "Accept-Encoding"))
+        if let acceptEncoding = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Encoding") {
+            ctx.acceptsGzip = Gzip.accepts(String(cString: acceptEncoding))
+        }
         conCls.pointee = Unmanaged.passRetained(ctx).toOpaque()
 
-        if let declared = headerValue(connection, "Content-Length")?.trimmingWhitespace(), !declared.isEmpty {
-            let length = UInt64(declared)
-            let overflow = length == nil && declared.allSatisfy { $0 >= "0" && $0 <= "9" }
+        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+           let (length, overflow) = Self.contentLength(declared) {
             if overflow || (length ?? 0) > UInt64(max(0, configuration.maxBodyBytes)) {
                 ctx.tooLarge = true
                 // Queued before any body byte is read: libmicrohttpd discards the body and
@@ -375,6 +394,30 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         return .YES
+    }
+
+    /// A declared Content-Length, trimmed of spaces and tabs: nil when it is empty; else the
+    /// length (nil if it is not a number) and whether it is all digits but too large.
+    static func contentLength(_ value: UnsafePointer<CChar>) -> (UInt64?, Bool)? {
+        // Plain digits (what every client sends) without making a String.
+        var p = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
+        while p.pointee == 0x20 || p.pointee == 0x09 { p += 1 }
+        var n: UInt64 = 0
+        var digits = 0
+        while p.pointee >= 0x30 && p.pointee <= 0x39 && digits < 19 {
+            n = n * 10 + UInt64(p.pointee - 0x30)
+            digits += 1
+            p += 1
+        }
+        var q = p
+        while q.pointee == 0x20 || q.pointee == 0x09 { q += 1 }
+        if digits > 0 && q.pointee == 0 && !(p.pointee >= 0x30 && p.pointee <= 0x39) { return (n, false) }
+        // Anything else: the general rules.
+        let declared = String(cString: value).trimmingWhitespace()
+        guard !declared.isEmpty else { return nil }
+        let length = UInt64(declared)
+        let overflow = length == nil && declared.allSatisfy { $0 >= "0" && $0 <= "9" }
+        return (length, overflow)
     }
 
     /// A piece of the body.
@@ -444,8 +487,9 @@ public final class HTTPServer: @unchecked Sendable {
         var request = HTTPRequest(
             method: ctx.method == "HEAD" ? "GET" : ctx.method,
             path: ctx.path,
-            query: collectValues(connection, kind: .GET_ARGUMENT_KIND, lowercaseKeys: false, join: false),
-            headers: collectValues(connection, kind: .HEADER_KIND, lowercaseKeys: true, join: true),
+            query: loom_mhd_count_values(connection, .GET_ARGUMENT_KIND) > 0
+                ? collectValues(connection, kind: .GET_ARGUMENT_KIND, lowercaseKeys: false, join: false) : [:],
+            rawHeaders: rawValues(connection, kind: .HEADER_KIND),
             body: [],
             remoteAddress: ctx.remoteAddress)
         swap(&request.body, &ctx.body)
@@ -633,7 +677,7 @@ public final class HTTPServer: @unchecked Sendable {
         var hasEncoding = false
         var hasAllowOrigin = false
         for (name, value) in response.headers {
-            switch name.lowercased() {
+            switch asciiLowercased(name) {
             case "content-length", "transfer-encoding":
                 continue
             case "connection":
@@ -669,7 +713,9 @@ public final class HTTPServer: @unchecked Sendable {
                 headers.append(("Content-Encoding", "gzip"))
             }
         }
-        if !vary.isEmpty {
+        if vary.count == 1 {
+            if !vary[0].isEmpty { headers.append(("Vary", vary[0])) }
+        } else if !vary.isEmpty {
             var seen = Set<String>()
             let unique = vary.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
             headers.append(("Vary", unique.joined(separator: ", ")))
@@ -677,10 +723,54 @@ public final class HTTPServer: @unchecked Sendable {
         return PreparedResponse(status: status, headers: headers, body: body, close: close)
     }
 
+    /// `name.lowercased()` when it is one of the header names `prepare` treats specially,
+    /// else "" — compared without making a lower-cased copy.
+    private func asciiLowercased(_ name: String) -> String {
+        let candidate: StaticString
+        switch name.utf8.count {
+        case 14: candidate = "content-length"
+        case 17: candidate = "transfer-encoding"
+        case 10: candidate = "connection"
+        case 4: candidate = "vary"
+        case 16: candidate = "content-encoding"
+        case 27: candidate = "access-control-allow-origin"
+        default: return ""
+        }
+        var name = name
+        let match: Bool? = name.withUTF8 { u in
+            for i in 0..<u.count {
+                var b = u[i]
+                if b >= 0x80 { return nil }
+                if b >= 65 && b <= 90 { b |= 0x20 }
+                if b != candidate.utf8Start[i] { return false }
+            }
+            return true
+        }
+        switch match {
+        case true?: return candidate.description
+        case false?: return ""
+        case nil: return name.lowercased() // not ASCII: Unicode rules decide
+        }
+    }
+
     // MARK: - reading request values
 
     private func headerValue(_ connection: OpaquePointer, _ name: String) -> String? {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    /// Every value of one kind, copied as received into one buffer.
+    private func rawValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> RawValues {
+        var capacity = 512
+        while true {
+            var needed = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                needed = loom_mhd_collect_values(connection, kind, buffer.baseAddress, buffer.count)
+                initialized = needed <= buffer.count ? needed : 0
+            }
+            if needed <= capacity { return RawValues(bytes: bytes) }
+            capacity = needed
+        }
     }
 
     private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind,

@@ -31,15 +31,20 @@ struct LineLogHandler: LogHandler {
         let now = time(nil)
         return clock.withLock { c in
             if c.second != now {
-                var t = tm()
-                var seconds = now
-                gmtime_r(&seconds, &t)
-                func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-                c.text = "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
+                c.text = timestamp(now)
                 c.second = now
             }
             return c.text
         }
+    }
+
+    /// `2026-11-22T04:10:00Z` for a time(2) value.
+    static func timestamp(_ now: time_t) -> String {
+        var t = tm()
+        var seconds = now
+        gmtime_r(&seconds, &t)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
     }
 
     func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
@@ -58,6 +63,8 @@ struct LineLogHandler: LogHandler {
 final class LogOutput: @unchecked Sendable {
     static let shared = LogOutput()
     private let buffer = Mutex<[UInt8]>([])
+    /// The UTC second text for access lines: (second, "YYYY-MM-DDTHH:MM:SSZ").
+    private let accessClock = Mutex<(second: Int, text: [UInt8])>((-1, []))
     private let timer: DispatchSourceTimer
 
     private init() {
@@ -73,6 +80,37 @@ final class LogOutput: @unchecked Sendable {
             return b.count >= 64 << 10
         }
         if immediately || full { flush() }
+    }
+
+    /// An access log line exactly as `LineLogHandler` (label `label`, no metadata of its own)
+    /// writes `logger.info(message, metadata: ["remote": remote])` from the LoomHTTP module,
+    /// built as bytes: `HTTPServer.accessLogWriter` calls this for every request.
+    func appendAccessLine(label: String, remote: String, message: UnsafeRawBufferPointer) {
+        let now = time(nil)
+        let stamp = accessClock.withLock { c -> [UInt8] in
+            if c.second != now {
+                c.text = Array(LineLogHandler.timestamp(now).utf8)
+                c.second = now
+            }
+            return c.text
+        }
+        var label = label, remote = remote
+        let full = label.withUTF8 { l in
+            remote.withUTF8 { r in
+                buffer.withLock { b -> Bool in
+                    b.append(contentsOf: stamp)
+                    b.append(contentsOf: " info ".utf8)
+                    b.append(contentsOf: l)
+                    b.append(contentsOf: ": remote=".utf8)
+                    b.append(contentsOf: r)
+                    b.append(contentsOf: " [LoomHTTP] ".utf8)
+                    b.append(contentsOf: message)
+                    b.append(UInt8(ascii: "\n"))
+                    return b.count >= 64 << 10
+                }
+            }
+        }
+        if full { flush() }
     }
 
     func flush() {
