@@ -148,13 +148,17 @@ public final class LayoutService: @unchecked Sendable {
         return ResponseKey(tree: tree, rest: ElementDigest(h.finalize()))
     }
 
+    /// SHA-256 of the body followed by the format's name ("json", "svg"), as four
+    /// big-endian words.
     private func rawKey(_ body: [UInt8], _ format: OutputFormat) -> RawKey {
         var h = SHA256()
-        h.update(data: body)
-        h.update(data: Array(format.rawValue.utf8))
-        let d = Array(h.finalize())
-        func u64(_ o: Int) -> UInt64 { var v: UInt64 = 0; for k in 0..<8 { v = v << 8 | UInt64(d[o + k]) }; return v }
-        return RawKey(a: ElementDigest(high: u64(0), low: u64(8)), b: ElementDigest(high: u64(16), low: u64(24)))
+        body.withUnsafeBytes { h.update(bufferPointer: $0) }
+        let name: StaticString = format == .json ? "json" : "svg"
+        h.update(bufferPointer: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        return h.finalize().withUnsafeBytes { d in
+            func u64(_ o: Int) -> UInt64 { UInt64(bigEndian: d.loadUnaligned(fromByteOffset: o, as: UInt64.self)) }
+            return RawKey(a: ElementDigest(high: u64(0), low: u64(8)), b: ElementDigest(high: u64(16), low: u64(24)))
+        }
     }
 
     // MARK: batch
