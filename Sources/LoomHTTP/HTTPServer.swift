@@ -85,13 +85,21 @@ public final class HTTPServer: @unchecked Sendable {
     private var started = false
     private var quiesced = false
     private var stopping = false
-    private var live: [ObjectIdentifier: RequestContext] = [:]
+    /// Requests handed to the handler and not completed yet.
+    private var inFlightCount = 0
+    /// Those of them whose connection was (or is being) suspended: what stop() resumes.
+    /// Requests answered while the handler runs never get here.
+    private var parked: [ObjectIdentifier: RequestContext] = [:]
+    /// Threads in waitUntilIdle (completions only wake waiters when there are some).
+    private var idleWaiters = 0
     private var startupMessages: [String] = []
     private var capturingStartup = false
     /// Held around every MHD_resume_connection made from outside libmicrohttpd's threads,
     /// and by stop() around MHD_stop_daemon, so that no resume can hit a stopped daemon.
     private let resumeLock = NSLock()
     private var logSink: UnsafeMutablePointer<loom_log_sink>?
+    /// libmicrohttpd responses kept for `HTTPResponse.reuseKey`s.
+    private let shared = SharedResponses()
 
     /// Discarded body bytes accepted after a chunked body went over the limit, before
     /// the connection is closed without an answer.
@@ -190,7 +198,7 @@ public final class HTTPServer: @unchecked Sendable {
     public var inFlight: Int {
         state.lock()
         defer { state.unlock() }
-        return live.count
+        return inFlightCount
     }
 
     /// Stops accepting connections: from now on the kernel refuses new ones. Requests
@@ -224,10 +232,14 @@ public final class HTTPServer: @unchecked Sendable {
     public func waitUntilIdle(timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: max(0, timeout))
         state.lock()
-        defer { state.unlock() }
-        while !live.isEmpty {
+        idleWaiters += 1
+        defer {
+            idleWaiters -= 1
+            state.unlock()
+        }
+        while inFlightCount > 0 {
             if !state.wait(until: deadline) {
-                return live.isEmpty
+                return inFlightCount == 0
             }
         }
         return true
@@ -247,7 +259,7 @@ public final class HTTPServer: @unchecked Sendable {
         stopping = true
         // libmicrohttpd must not be stopped with suspended connections: resume them all.
         var toResume: [RequestContext] = []
-        for ctx in live.values where ctx.phase == .suspended {
+        for ctx in parked.values where ctx.phase == .suspended {
             ctx.phase = .resumed
             toResume.append(ctx)
         }
@@ -265,6 +277,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
 
         MHD_stop_daemon(d)
+        shared.removeAll()
 
         state.lock()
         daemon = nil
@@ -272,7 +285,8 @@ public final class HTTPServer: @unchecked Sendable {
         quiescedSocket = -1
         let sink = logSink
         logSink = nil
-        live.removeAll()
+        parked.removeAll()
+        inFlightCount = 0
         state.broadcast()
         state.unlock()
 
@@ -322,8 +336,11 @@ public final class HTTPServer: @unchecked Sendable {
         ctx.phase = .completed
         ctx.pending = nil
         ctx.body = []
-        if live.removeValue(forKey: ObjectIdentifier(ctx)) != nil, live.isEmpty {
-            state.broadcast()
+        if ctx.inFlight {
+            ctx.inFlight = false
+            if ctx.parked { parked.removeValue(forKey: ObjectIdentifier(ctx)) }
+            inFlightCount = max(0, inFlightCount - 1)
+            if inFlightCount == 0 && idleWaiters > 0 { state.broadcast() }
         }
         let hook = accessLogHook
         let writer = accessLogWriter
@@ -345,12 +362,15 @@ public final class HTTPServer: @unchecked Sendable {
             // "METHOD PATH STATUS BYTESB M.Tms[ OUTCOME]", one decimal of milliseconds.
             let tenths = Int((milliseconds * 10).rounded())
             if let writer {
-                var line = AccessLine()
-                line.append(ctx.method); line.append(" "); line.append(ctx.path); line.append(" ")
-                line.append(status); line.append(" "); line.append(bytes); line.append("B ")
-                line.append(tenths / 10); line.append("."); line.append(tenths % 10); line.append("ms")
-                if !sent { line.append(" "); line.append(outcome) }
-                line.withBytes { writer($0, ctx.remoteAddress) }
+                let room = AccessLine.room(for: ctx.method, ctx.path, outcome)
+                withUnsafeTemporaryAllocation(byteCount: room, alignment: 8) { buffer in
+                    var line = AccessLine(buffer)
+                    line.append(ctx.method); line.append(" "); line.append(ctx.path); line.append(" ")
+                    line.append(status); line.append(" "); line.append(bytes); line.append("B ")
+                    line.append(tenths / 10); line.append("."); line.append(tenths % 10); line.append("ms")
+                    if !sent { line.append(" "); line.append(outcome) }
+                    writer(line.bytes, ctx.remoteAddress)
+                }
             } else {
                 var line = "\(ctx.method) \(ctx.path) \(status) \(bytes)B \(tenths / 10).\(tenths % 10)ms"
                 if !sent { line += " \(outcome)" }
@@ -470,6 +490,7 @@ public final class HTTPServer: @unchecked Sendable {
                 return queue(ctx, pending)
             }
             ctx.phase = .suspending
+            park(ctx)
             state.unlock()
             return suspend(ctx)
         case .suspending, .suspended:
@@ -501,7 +522,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         ctx.phase = .dispatched
         ctx.handled = true
-        live[ObjectIdentifier(ctx)] = ctx
+        ctx.inFlight = true
+        inFlightCount += 1
         state.unlock()
 
         // Weak: a respond closure kept by someone must not keep the server alive.
@@ -516,8 +538,17 @@ public final class HTTPServer: @unchecked Sendable {
             return queue(ctx, pending)
         }
         ctx.phase = .suspending
+        park(ctx)
         state.unlock()
         return suspend(ctx)
+    }
+
+    /// Notes a request whose connection gets suspended (state lock held).
+    private func park(_ ctx: RequestContext) {
+        if !ctx.parked {
+            ctx.parked = true
+            parked[ObjectIdentifier(ctx)] = ctx
+        }
     }
 
     /// Suspends the connection until `respond`; ctx.phase is `.suspending`.
@@ -560,8 +591,9 @@ public final class HTTPServer: @unchecked Sendable {
         state.unlock()
         if gone { return }
 
-        // Compression and headers are done here, on the handler's thread.
-        let prepared = prepare(response, origin: origin, acceptsGzip: acceptsGzip)
+        // Compression and headers are done here, on the handler's thread (or found done).
+        let prepared = reuseKeyed(response, origin: origin, acceptsGzip: acceptsGzip)
+            ?? prepare(response, origin: origin, acceptsGzip: acceptsGzip)
 
         state.lock()
         if ctx.phase == .completed || ctx.pending != nil {
@@ -586,16 +618,54 @@ public final class HTTPServer: @unchecked Sendable {
         resumeLock.unlock()
     }
 
+    /// The prepared response for a response with a reuse key: the shared one if there is
+    /// one; else prepared now and shared from now on (nil when it cannot be shared).
+    private func reuseKeyed(_ response: HTTPResponse, origin: String?, acceptsGzip: Bool) -> PreparedResponse? {
+        guard let key = response.reuseKey else { return nil }
+        let allowOrigin = allowedOrigin(origin)
+        if let found = shared.find(key, allowedOrigin: allowOrigin, acceptsGzip: acceptsGzip) {
+            return PreparedResponse(status: found.prepared.status, headers: [], body: [], close: false, shared: found)
+        }
+        var prepared = prepare(response, origin: origin, acceptsGzip: acceptsGzip)
+        if !prepared.close, prepared.body.count <= SharedResponses.maxBodyBytes,
+           let made = SharedResponse(key: key, allowedOrigin: allowOrigin, acceptsGzip: acceptsGzip, prepared: prepared) {
+            shared.insert(made)
+            prepared = PreparedResponse(status: prepared.status, headers: [], body: [], close: false, shared: made)
+        }
+        return prepared
+    }
+
     /// Queues a prepared response on the connection (libmicrohttpd thread only).
-    private func queue(_ ctx: RequestContext, _ prepared: PreparedResponse) -> MHD_Result {
+    private func queue(_ ctx: RequestContext, _ given: PreparedResponse) -> MHD_Result {
         state.lock()
         let closing = quiesced || stopping
         ctx.phase = .answered
         state.unlock()
 
-        var body = prepared.body
-        let response: OpaquePointer? = body.withUnsafeMutableBytes { buffer in
-            MHD_create_response_from_buffer(buffer.count, buffer.baseAddress, .RESPMEM_MUST_COPY)
+        if let sharedResponse = given.shared {
+            if !closing {
+                ctx.sentStatus = sharedResponse.prepared.status
+                ctx.sentBytes = sharedResponse.prepared.body.count
+                let result = MHD_queue_response(ctx.connection, UInt32(sharedResponse.prepared.status),
+                                                sharedResponse.response)
+                if result == .NO {
+                    logger.error("cannot queue a response", metadata: [
+                        "path": .string(ctx.path), "status": .stringConvertible(sharedResponse.prepared.status)])
+                }
+                return result
+            }
+            // Closing: this answer carries `Connection: close`, so it gets its own response.
+            return queue(ctx, sharedResponse.prepared, closing: true)
+        }
+        return queue(ctx, given, closing: closing)
+    }
+
+    private func queue(_ ctx: RequestContext, _ prepared: PreparedResponse, closing: Bool) -> MHD_Result {
+        let body = prepared.body
+        let response: OpaquePointer? = body.withUnsafeBytes { buffer in
+            // Copied by libmicrohttpd (and never written).
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                                            .RESPMEM_MUST_COPY)
         }
         guard let response else {
             logger.error("cannot create a response", metadata: ["path": .string(ctx.path)])
@@ -628,6 +698,8 @@ public final class HTTPServer: @unchecked Sendable {
         var headers: [(String, String)]
         var body: [UInt8]
         var close: Bool
+        /// A libmicrohttpd response made once (status, headers and body are in it).
+        var shared: SharedResponse? = nil
     }
 
     static let exposedHeaders = "X-Layout-Cache, X-Layout-Key"
@@ -672,6 +744,7 @@ public final class HTTPServer: @unchecked Sendable {
     func prepare(_ response: HTTPResponse, origin: String?, acceptsGzip: Bool) -> PreparedResponse {
         let status = (100...599).contains(response.status) ? response.status : 500
         var headers: [(String, String)] = []
+        headers.reserveCapacity(response.headers.count + 3)
         var vary: [String] = []
         var close = false
         var hasEncoding = false
@@ -803,6 +876,9 @@ final class RequestContext: @unchecked Sendable {
     var tooLarge = false
     var discarded = 0
     var handled = false
+    /// Counted in `inFlightCount`; in `parked`.
+    var inFlight = false
+    var parked = false
 
     var phase: Phase = .receiving
     var pending: HTTPServer.PreparedResponse?

@@ -144,11 +144,18 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: [UInt8]
+    /// Set when every response made with this object is this very one (status, headers,
+    /// body) for as long as the object lives, e.g. a cache entry. The server may then keep
+    /// what it built from it (CORS headers, compressed body, libmicrohttpd response) and
+    /// answer later responses with the same object from that.
+    public var reuseKey: (AnyObject & Sendable)?
 
-    public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = []) {
+    public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [],
+                reuseKey: (AnyObject & Sendable)? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.reuseKey = reuseKey
     }
 
     /// The first value of a header, looked up case-insensitively.

@@ -63,8 +63,9 @@ struct LineLogHandler: LogHandler {
 final class LogOutput: @unchecked Sendable {
     static let shared = LogOutput()
     private let buffer = Mutex<[UInt8]>([])
-    /// The UTC second text for access lines: (second, "YYYY-MM-DDTHH:MM:SSZ").
-    private let accessClock = Mutex<(second: Int, text: [UInt8])>((-1, []))
+    /// The UTC second of access lines and its text ("YYYY-MM-DDTHH:MM:SSZ"). Taken before
+    /// `buffer` when both are, so access lines go out in the order of their timestamps.
+    private let access = Mutex<(second: Int, stamp: [UInt8])>((-1, []))
     private let timer: DispatchSourceTimer
 
     private init() {
@@ -84,33 +85,33 @@ final class LogOutput: @unchecked Sendable {
 
     /// An access log line exactly as `LineLogHandler` (label `label`, no metadata of its own)
     /// writes `logger.info(message, metadata: ["remote": remote])` from the LoomHTTP module,
-    /// built as bytes: `HTTPServer.accessLogWriter` calls this for every request.
-    func appendAccessLine(label: String, remote: String, message: UnsafeRawBufferPointer) {
-        let now = time(nil)
-        let stamp = accessClock.withLock { c -> [UInt8] in
-            if c.second != now {
-                c.text = Array(LineLogHandler.timestamp(now).utf8)
-                c.second = now
-            }
-            return c.text
-        }
-        var label = label, remote = remote
-        let full = label.withUTF8 { l in
-            remote.withUTF8 { r in
-                buffer.withLock { b -> Bool in
-                    b.append(contentsOf: stamp)
-                    b.append(contentsOf: " info ".utf8)
-                    b.append(contentsOf: l)
-                    b.append(contentsOf: ": remote=".utf8)
-                    b.append(contentsOf: r)
-                    b.append(contentsOf: " [LoomHTTP] ".utf8)
-                    b.append(contentsOf: message)
-                    b.append(UInt8(ascii: "\n"))
-                    return b.count >= 64 << 10
+    /// built as bytes under one lock: `HTTPServer.accessLogWriter` calls the function this
+    /// returns for every request.
+    func accessLineWriter(label: String) -> @Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void {
+        let infix = Array(" info \(label): remote=".utf8)
+        let source = Array(" [LoomHTTP] ".utf8)
+        return { message, remote in
+            let now = time(nil)
+            var remote = remote
+            let full = remote.withUTF8 { r in
+                self.access.withLock { a -> Bool in
+                    if a.second != now {
+                        a.stamp = Array(LineLogHandler.timestamp(now).utf8)
+                        a.second = now
+                    }
+                    return self.buffer.withLock { b -> Bool in
+                        b.append(contentsOf: a.stamp)
+                        b.append(contentsOf: infix)
+                        b.append(contentsOf: r)
+                        b.append(contentsOf: source)
+                        b.append(contentsOf: message)
+                        b.append(UInt8(ascii: "\n"))
+                        return b.count >= 64 << 10
+                    }
                 }
             }
+            if full { self.flush() }
         }
-        if full { flush() }
     }
 
     func flush() {

@@ -67,10 +67,7 @@ struct ServeCommand: ParsableCommand {
         }
         // The access log line per request, written as LineLogHandler would write it (the
         // logger has no metadata of its own) without a swift-log record per request.
-        let label = logger.label
-        server.accessLogWriter = { message, remote in
-            LogOutput.shared.appendAccessLine(label: label, remote: remote, message: message)
-        }
+        server.accessLogWriter = LogOutput.shared.accessLineWriter(label: logger.label)
         try server.start()
         logger.info("loom listening", metadata: ["host": "\(httpConfig.host)", "port": "\(server.boundPort)",
                                                  "workers": "\(pool.workers)", "fonts": "\(dirs)"])

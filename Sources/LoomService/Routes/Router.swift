@@ -122,7 +122,12 @@ public final class Router: @unchecked Sendable {
                 missKey = nil
             } else {
                 switch service.lookup(body: request.body, format: format) {
-                case .hit(let outcome): return finish(Router.layoutResponse(outcome))
+                case .hit(let outcome):
+                    // The same cache entry always answers alike: the server may reuse what
+                    // it built for it (headers, gzip, its own response object).
+                    var response = Router.layoutResponse(outcome)
+                    response.reuseKey = outcome.cacheEntry
+                    return finish(response)
                 case .miss(let raw): missKey = raw
                 }
             }

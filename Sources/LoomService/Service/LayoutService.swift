@@ -25,6 +25,9 @@ public struct LayoutOutcome: Sendable {
     /// Hex cache key (tree hash + size range + options); nil for errors.
     public var key: String?
     public var cacheHit: Bool
+    /// For answers from the response cache: the cache entry answered (the same entry always
+    /// answers with the same bytes).
+    public var cacheEntry: LayoutService.CachedResponse? = nil
 }
 
 /// Decodes, lays out, encodes and caches. Synchronous and thread-safe: the HTTP layer calls
@@ -79,7 +82,8 @@ public final class LayoutService: @unchecked Sendable {
         let raw = rawKey(body, format)
         guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else { return .miss(raw) }
         metrics?.cacheHit()
-        return .hit(LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true))
+        return .hit(LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true,
+                                  cacheEntry: cached))
     }
 
     /// One request body → one response.
