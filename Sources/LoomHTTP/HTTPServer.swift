@@ -63,6 +63,9 @@ public final class HTTPServer: @unchecked Sendable {
 
     public let configuration: Configuration
     let logger: Logger
+    /// Whether `logger` lets the access lines (info) through; read once (reading a
+    /// Logger's level copies its handler, and this is asked once per request).
+    let logsAccess: Bool
     let errorBody: ErrorBody
     let handler: Handler
 
@@ -109,6 +112,7 @@ public final class HTTPServer: @unchecked Sendable {
                 errorBody: @escaping ErrorBody, handler: @escaping Handler) {
         self.configuration = configuration
         self.logger = logger
+        self.logsAccess = logger.logLevel <= .info
         self.errorBody = errorBody
         self.handler = handler
     }
@@ -358,7 +362,7 @@ public final class HTTPServer: @unchecked Sendable {
         let status = sent ? ctx.sentStatus : 0
         let bytes = sent ? ctx.sentBytes : 0
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds &- ctx.started) / 1_000_000
-        if logger.logLevel <= .info {
+        if logsAccess {
             // "METHOD PATH STATUS BYTESB M.Tms[ OUTCOME]", one decimal of milliseconds.
             let tenths = Int((milliseconds * 10).rounded())
             if let writer {

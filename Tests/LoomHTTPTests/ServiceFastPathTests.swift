@@ -223,3 +223,59 @@ final class ServiceFastPathTests: XCTestCase {
         }
     }
 }
+
+/// Bodies answered from the cache skip SHA-256 the next time, by an exact comparison.
+final class RecentBodiesTests: XCTestCase {
+    func testOnlyTheSameBytesGetTheRememberedKey() {
+        let recent = RecentBodies()
+        var body = Array(repeating: UInt8(ascii: "a"), count: 100)
+        let key = LayoutService.RawKey(a: ElementDigest(high: 1, low: 2), b: ElementDigest(high: 3, low: 4))
+        XCTAssertNil(recent.key(for: body, format: .json))
+        recent.remember(body, format: .json, key: key)
+        XCTAssertEqual(recent.key(for: Array(body), format: .json), key)
+        XCTAssertNil(recent.key(for: body, format: .svg))
+        // Same length and same sampled words (start, middle, end): the same slot, but not
+        // the same bytes.
+        body[20] = UInt8(ascii: "b")
+        XCTAssertNil(recent.key(for: body, format: .json))
+        XCTAssertNil(recent.key(for: Array(body.prefix(99)), format: .json))
+        // Too long to be kept.
+        let long = [UInt8](repeating: 1, count: RecentBodies.maxBodyBytes + 1)
+        recent.remember(long, format: .json, key: key)
+        XCTAssertNil(recent.key(for: long, format: .json))
+        // Short bodies too.
+        recent.remember([1, 2, 3], format: .svg, key: key)
+        XCTAssertEqual(recent.key(for: [1, 2, 3], format: .svg), key)
+        XCTAssertNil(recent.key(for: [1, 2, 4], format: .svg))
+        recent.remember([], format: .json, key: key)
+        XCTAssertEqual(recent.key(for: [], format: .json), key)
+    }
+
+    func testServiceHitsGiveTheSameAnswerWithAndWithoutTheShortcut() {
+        let service = LayoutService(textMeasurer: nil)
+        let body = Array(#"{"sizeRange": {"max": {"width": 100, "height": 100}}, "root": {"type": "node", "id": "n", "style": {"width": 10.5, "height": 3}}}"#.utf8)
+        guard case .miss(let raw) = service.lookup(body: body) else { return XCTFail("first lookup hit") }
+        XCTAssertNil(service.recentBodies.key(for: body, format: .json), "misses are not remembered")
+        let computed = service.layout(body: body, format: .json, miss: raw)
+        guard case .hit(let first) = service.lookup(body: body) else { return XCTFail("second lookup missed") }
+        XCTAssertEqual(service.recentBodies.key(for: body, format: .json), raw)
+        guard case .hit(let second) = service.lookup(body: Array(body)) else { return XCTFail("third lookup missed") }
+        XCTAssertEqual(first.body, computed.body)
+        XCTAssertEqual(second.body, computed.body)
+        XCTAssertEqual(second.key, computed.key)
+        XCTAssertTrue(first.cacheEntry === second.cacheEntry)
+        // Another body is still hashed: a miss.
+        var other = body
+        other[other.count - 3] = UInt8(ascii: " ")
+        guard case .miss(let otherRaw) = service.lookup(body: other) else { return XCTFail("changed body hit") }
+        XCTAssertNotEqual(otherRaw, raw)
+        XCTAssertNil(service.lookup(body: body, format: .svg).hitOutcome)
+    }
+}
+
+private extension LayoutService.CacheLookup {
+    var hitOutcome: LayoutOutcome? {
+        if case .hit(let o) = self { return o }
+        return nil
+    }
+}

@@ -42,6 +42,8 @@ public final class LayoutService: @unchecked Sendable {
     public let rawIndex: LRUCache<RawKey, ResponseKey>
     public let subtreeCache: SubtreeLayoutCache
     public let metrics: ServiceMetrics?
+    /// Bodies recently answered from the cache and their raw keys (see RecentBodies).
+    let recentBodies = RecentBodies()
 
     public struct ResponseKey: Hashable, Sendable {
         public var tree: ElementDigest
@@ -79,8 +81,11 @@ public final class LayoutService: @unchecked Sendable {
     /// The cached response for exactly these bytes, if any: a digest of the body and two
     /// lookups, no decoding. Cheap enough to run on the HTTP thread.
     public func lookup(body: [UInt8], format: OutputFormat = .json) -> CacheLookup {
-        let raw = rawKey(body, format)
+        let remembered = recentBodies.key(for: body, format: format)
+        let raw = remembered ?? rawKey(body, format)
         guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else { return .miss(raw) }
+        // A body answered from the cache is likely to come again: skip its SHA-256 then.
+        if remembered == nil { recentBodies.remember(body, format: format, key: raw) }
         metrics?.cacheHit()
         return .hit(LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true,
                                   cacheEntry: cached))
