@@ -143,20 +143,35 @@ enum JSONNumber {
         return writeUInt(UInt64(v), to: p)
     }
 
+    /// "00" "01" … "99".
+    private static let pairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
     /// Decimal digits of `v` (at most 20).
     @inline(__always)
     static func writeUInt(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         if v < 10 { p[0] = UInt8(truncatingIfNeeded: 48 &+ v); return 1 }
-        var digits = 1
-        var t = v
-        while t >= 10 { t /= 10; digits &+= 1 }
+        var digits = 2
+        var t = v / 100
+        while t != 0 { t /= 10; digits &+= 1 }
+        // Two digits at a time from the end.
+        let table = pairs.utf8Start
         var x = v
         var k = digits
-        repeat {
-            k -= 1
-            p[k] = UInt8(truncatingIfNeeded: 48 &+ x % 10)
-            x /= 10
-        } while k > 0
+        while x >= 100 {
+            let r = Int(truncatingIfNeeded: x % 100)
+            x /= 100
+            k -= 2
+            p[k] = table[2 &* r]
+            p[k &+ 1] = table[2 &* r &+ 1]
+        }
+        if x >= 10 {
+            let r = Int(truncatingIfNeeded: x)
+            p[0] = table[2 &* r]
+            p[1] = table[2 &* r &+ 1]
+        } else {
+            p[0] = UInt8(truncatingIfNeeded: 48 &+ x)
+        }
         return digits
     }
 }

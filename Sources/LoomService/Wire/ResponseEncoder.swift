@@ -67,11 +67,10 @@ public struct ResponseEncoder {
         if w.last != UInt8(ascii: "[") { w.append(UInt8(ascii: ",")) }
     }
 
-    /// `grid.ceil(v)`, with the grid's epsilon read once rather than through its lazy global.
+    /// `grid.ceil(v)`, with the grid's epsilon as a literal rather than its lazy global.
     @inline(__always) private func ceilPixel(_ v: Double) -> Double {
-        ((v - ResponseEncoder.epsilon) * grid.scale).rounded(.up) / grid.scale
+        ((v - 0x1p-23) * grid.scale).rounded(.up) / grid.scale // 0x1p-23: Double(Float.ulpOfOne)
     }
-    private static let epsilon = Double(Float.ulpOfOne)
 
     /// Texture replaces a non-finite frame component by 0 (ASLayout.frame).
     @inline(__always) private func finite(_ v: Double) -> Double { v.isFinite ? v : 0 }
@@ -118,19 +117,36 @@ public struct ResponseEncoder {
     private func walk(_ w: inout ByteSink, _ frames: inout ByteSink, parent: LayoutElement, layout: Layout,
                       accumulated: Point, entryOrigin: Point, nodeAbsolute: Point) {
         let elements = parent.layoutChildren
-        for sub in layout.sublayouts {
-            let child = elements[sub.slot]
-            let raw = Point(x: accumulated.x + sub.position.x, y: accumulated.y + sub.position.y)
+        let subs = layout.sublayouts
+        subs.withUnsafeBufferPointer { subs in
+            for k in subs.indices {
+                // The tree outlives the call and the arrays hold the child and its layout:
+                // borrow them rather than retaining and releasing each (a write to each
+                // object's cache line).
+                Unmanaged.passUnretained(elements[subs[k].slot])._withUnsafeGuaranteedRef { child in
+                    Unmanaged.passUnretained(subs[k].layout)._withUnsafeGuaranteedRef { subLayout in
+                        visit(&w, &frames, child: child, subLayout: subLayout, position: subs[k].position,
+                              accumulated: accumulated, entryOrigin: entryOrigin, nodeAbsolute: nodeAbsolute)
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func visit(_ w: inout ByteSink, _ frames: inout ByteSink, child: LayoutElement, subLayout: Layout, position: Point,
+                       accumulated: Point, entryOrigin: Point, nodeAbsolute: Point) {
+            let raw = Point(x: accumulated.x + position.x, y: accumulated.y + position.y)
             let ceiled = Point(x: finite(ceilPixel(raw.x)), y: finite(ceilPixel(raw.y)))
-            let size = sub.layout.size
-            let id = child.id
+            let size = subLayout.size
             if child.isDisplayNode {
                 let absolute = Point(x: nodeAbsolute.x + ceiled.x, y: nodeAbsolute.y + ceiled.y)
-                if let id { addFrame(&frames, id, Frame(x: absolute.x, y: absolute.y, width: size.width, height: size.height)) }
+                if let id = child.id { addFrame(&frames, id, Frame(x: absolute.x, y: absolute.y, width: size.width, height: size.height)) }
                 let frame = Frame(x: ceiled.x - entryOrigin.x, y: ceiled.y - entryOrigin.y, width: size.width, height: size.height)
                 separate(&w)
-                writeEntry(&w, &frames, element: child, layout: sub.layout, frame: frame, absolute: absolute)
+                writeEntry(&w, &frames, element: child, layout: subLayout, frame: frame, absolute: absolute)
             } else {
+                let id = child.id
                 if let id {
                     addFrame(&frames, id, Frame(x: nodeAbsolute.x + ceiled.x, y: nodeAbsolute.y + ceiled.y,
                                                 width: size.width, height: size.height))
@@ -140,12 +156,11 @@ public struct ResponseEncoder {
                     openEntry(&w, id: id, type: child.typeName,
                               frame: Frame(x: ceiled.x - entryOrigin.x, y: ceiled.y - entryOrigin.y, width: size.width, height: size.height))
                     w.append(#","children":["#)
-                    walk(&w, &frames, parent: child, layout: sub.layout, accumulated: raw, entryOrigin: ceiled, nodeAbsolute: nodeAbsolute)
+                    walk(&w, &frames, parent: child, layout: subLayout, accumulated: raw, entryOrigin: ceiled, nodeAbsolute: nodeAbsolute)
                     w.append("]}")
                 } else {
-                    walk(&w, &frames, parent: child, layout: sub.layout, accumulated: raw, entryOrigin: entryOrigin, nodeAbsolute: nodeAbsolute)
+                    walk(&w, &frames, parent: child, layout: subLayout, accumulated: raw, entryOrigin: entryOrigin, nodeAbsolute: nodeAbsolute)
                 }
             }
-        }
     }
 }
