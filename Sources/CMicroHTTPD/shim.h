@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -92,6 +93,59 @@ loom_mhd_client_address(struct MHD_Connection *connection)
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+/* ---- request values in one buffer ------------------------------------- */
+
+/*
+ * Copies every value of one kind (headers, query arguments) of a connection into one
+ * buffer, in libmicrohttpd's order, each as a record
+ *     uint32 key length, uint32 value length (native byte order), key bytes, value bytes
+ * (lengths as strlen: up to the first NUL; a missing value is empty). Records that do not
+ * fit are skipped, but counted: returns the bytes all records need (0: none).
+ */
+struct loom_value_sink {
+    uint8_t *buffer;
+    size_t capacity;
+    size_t needed;
+};
+
+static enum MHD_Result loom_collect_value(void *cls, enum MHD_ValueKind kind,
+                                          const char *key, const char *value)
+{
+    struct loom_value_sink *sink = (struct loom_value_sink *)cls;
+    uint32_t klen, vlen;
+    size_t size;
+    (void)kind;
+    if (key == NULL)
+        return MHD_YES;
+    klen = (uint32_t)strlen(key);
+    vlen = value == NULL ? 0u : (uint32_t)strlen(value);
+    size = 8 + (size_t)klen + (size_t)vlen;
+    if (sink->needed + size <= sink->capacity) {
+        uint8_t *p = sink->buffer + sink->needed;
+        memcpy(p, &klen, 4);
+        memcpy(p + 4, &vlen, 4);
+        memcpy(p + 8, key, klen);
+        if (vlen > 0)
+            memcpy(p + 8 + klen, value, vlen);
+    }
+    sink->needed += size;
+    return MHD_YES;
+}
+
+static inline size_t loom_mhd_collect_values(struct MHD_Connection *connection, enum MHD_ValueKind kind,
+                                             uint8_t *buffer, size_t capacity)
+{
+    struct loom_value_sink sink = { buffer, capacity, 0 };
+    MHD_get_connection_values(connection, kind, loom_collect_value, &sink);
+    return sink.needed;
+}
+
+/* Number of values of one kind (headers, query arguments). */
+static inline int loom_mhd_count_values(struct MHD_Connection *connection, enum MHD_ValueKind kind)
+{
+    return MHD_get_connection_values(connection, kind, NULL, NULL);
 }
 
 /* ---- zlib -------------------------------------------------------------- */

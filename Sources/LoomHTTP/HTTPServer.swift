@@ -63,12 +63,21 @@ public final class HTTPServer: @unchecked Sendable {
 
     public let configuration: Configuration
     let logger: Logger
+    /// Whether `logger` lets the access lines (info) through; read once (reading a
+    /// Logger's level copies its handler, and this is asked once per request).
+    let logsAccess: Bool
     let errorBody: ErrorBody
     let handler: Handler
 
     /// Called (on a libmicrohttpd thread) once for each finished request, with what the
     /// access log line says; e.g. for metrics. Set it before `start()`.
     public var accessLogHook: (@Sendable (HTTPAccessLogEntry) -> Void)?
+
+    /// When set, the access log line goes here instead of through `logger` (still only when
+    /// `logger.logLevel` lets info through): `message` is exactly the text `logger.info`
+    /// would get and `remote` its one metadata value ("remote"). For a log handler that
+    /// writes such lines cheaper than a swift-log record. Set it before `start()`.
+    public var accessLogWriter: (@Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void)?
 
     // All mutable state, the server's and every RequestContext's, is guarded by `state`.
     // It is never held while calling into libmicrohttpd.
@@ -79,13 +88,21 @@ public final class HTTPServer: @unchecked Sendable {
     private var started = false
     private var quiesced = false
     private var stopping = false
-    private var live: [ObjectIdentifier: RequestContext] = [:]
+    /// Requests handed to the handler and not completed yet.
+    private var inFlightCount = 0
+    /// Those of them whose connection was (or is being) suspended: what stop() resumes.
+    /// Requests answered while the handler runs never get here.
+    private var parked: [ObjectIdentifier: RequestContext] = [:]
+    /// Threads in waitUntilIdle (completions only wake waiters when there are some).
+    private var idleWaiters = 0
     private var startupMessages: [String] = []
     private var capturingStartup = false
     /// Held around every MHD_resume_connection made from outside libmicrohttpd's threads,
     /// and by stop() around MHD_stop_daemon, so that no resume can hit a stopped daemon.
     private let resumeLock = NSLock()
     private var logSink: UnsafeMutablePointer<loom_log_sink>?
+    /// libmicrohttpd responses kept for `HTTPResponse.reuseKey`s.
+    private let shared = SharedResponses()
 
     /// Discarded body bytes accepted after a chunked body went over the limit, before
     /// the connection is closed without an answer.
@@ -95,6 +112,7 @@ public final class HTTPServer: @unchecked Sendable {
                 errorBody: @escaping ErrorBody, handler: @escaping Handler) {
         self.configuration = configuration
         self.logger = logger
+        self.logsAccess = logger.logLevel <= .info
         self.errorBody = errorBody
         self.handler = handler
     }
@@ -184,7 +202,7 @@ public final class HTTPServer: @unchecked Sendable {
     public var inFlight: Int {
         state.lock()
         defer { state.unlock() }
-        return live.count
+        return inFlightCount
     }
 
     /// Stops accepting connections: from now on the kernel refuses new ones. Requests
@@ -218,10 +236,14 @@ public final class HTTPServer: @unchecked Sendable {
     public func waitUntilIdle(timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: max(0, timeout))
         state.lock()
-        defer { state.unlock() }
-        while !live.isEmpty {
+        idleWaiters += 1
+        defer {
+            idleWaiters -= 1
+            state.unlock()
+        }
+        while inFlightCount > 0 {
             if !state.wait(until: deadline) {
-                return live.isEmpty
+                return inFlightCount == 0
             }
         }
         return true
@@ -241,7 +263,7 @@ public final class HTTPServer: @unchecked Sendable {
         stopping = true
         // libmicrohttpd must not be stopped with suspended connections: resume them all.
         var toResume: [RequestContext] = []
-        for ctx in live.values where ctx.phase == .suspended {
+        for ctx in parked.values where ctx.phase == .suspended {
             ctx.phase = .resumed
             toResume.append(ctx)
         }
@@ -259,6 +281,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
 
         MHD_stop_daemon(d)
+        shared.removeAll()
 
         state.lock()
         daemon = nil
@@ -266,7 +289,8 @@ public final class HTTPServer: @unchecked Sendable {
         quiescedSocket = -1
         let sink = logSink
         logSink = nil
-        live.removeAll()
+        parked.removeAll()
+        inFlightCount = 0
         state.broadcast()
         state.unlock()
 
@@ -316,10 +340,14 @@ public final class HTTPServer: @unchecked Sendable {
         ctx.phase = .completed
         ctx.pending = nil
         ctx.body = []
-        if live.removeValue(forKey: ObjectIdentifier(ctx)) != nil, live.isEmpty {
-            state.broadcast()
+        if ctx.inFlight {
+            ctx.inFlight = false
+            if ctx.parked { parked.removeValue(forKey: ObjectIdentifier(ctx)) }
+            inFlightCount = max(0, inFlightCount - 1)
+            if inFlightCount == 0 && idleWaiters > 0 { state.broadcast() }
         }
         let hook = accessLogHook
+        let writer = accessLogWriter
         state.unlock()
 
         let outcome: String
@@ -331,19 +359,33 @@ public final class HTTPServer: @unchecked Sendable {
         default: outcome = "error"
         }
         let sent = outcome == "ok"
-        let entry = HTTPAccessLogEntry(
-            method: ctx.method, path: ctx.path,
-            status: sent ? ctx.sentStatus : 0, bytes: sent ? ctx.sentBytes : 0,
-            milliseconds: Double(DispatchTime.now().uptimeNanoseconds &- ctx.started) / 1_000_000,
-            remoteAddress: ctx.remoteAddress, handled: ctx.handled, outcome: outcome)
-        if logger.logLevel <= .info {
-            // One decimal without String(format:), which costs more than the request.
-            let tenths = Int((entry.milliseconds * 10).rounded())
-            var line = "\(entry.method) \(entry.path) \(entry.status) \(entry.bytes)B \(tenths / 10).\(tenths % 10)ms"
-            if !sent { line += " \(outcome)" }
-            logger.info("\(line)", metadata: ["remote": .string(entry.remoteAddress)])
+        let status = sent ? ctx.sentStatus : 0
+        let bytes = sent ? ctx.sentBytes : 0
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds &- ctx.started) / 1_000_000
+        if logsAccess {
+            // "METHOD PATH STATUS BYTESB M.Tms[ OUTCOME]", one decimal of milliseconds.
+            let tenths = Int((milliseconds * 10).rounded())
+            if let writer {
+                let room = AccessLine.room(for: ctx.method, ctx.path, outcome)
+                withUnsafeTemporaryAllocation(byteCount: room, alignment: 8) { buffer in
+                    var line = AccessLine(buffer)
+                    line.append(ctx.method); line.append(" "); line.append(ctx.path); line.append(" ")
+                    line.append(status); line.append(" "); line.append(bytes); line.append("B ")
+                    line.append(tenths / 10); line.append("."); line.append(tenths % 10); line.append("ms")
+                    if !sent { line.append(" "); line.append(outcome) }
+                    writer(line.bytes, ctx.remoteAddress)
+                }
+            } else {
+                var line = "\(ctx.method) \(ctx.path) \(status) \(bytes)B \(tenths / 10).\(tenths % 10)ms"
+                if !sent { line += " \(outcome)" }
+                logger.info("\(line)", metadata: ["remote": .string(ctx.remoteAddress)])
+            }
         }
-        hook?(entry)
+        if let hook {
+            hook(HTTPAccessLogEntry(method: ctx.method, path: ctx.path, status: status, bytes: bytes,
+                                    milliseconds: milliseconds, remoteAddress: ctx.remoteAddress,
+                                    handled: ctx.handled, outcome: outcome))
+        }
     }
 
     // MARK: - request phases (on libmicrohttpd's threads)
@@ -358,12 +400,13 @@ public final class HTTPServer: @unchecked Sendable {
             ctx.remoteAddress = numericHost(address)
         }
         ctx.origin = headerValue(connection, "Origin")
-        ctx.acceptsGzip = Gzip.accepts(headerValue(connection, "Accept-Encoding"))
+        if let acceptEncoding = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Encoding") {
+            ctx.acceptsGzip = Gzip.accepts(String(cString: acceptEncoding))
+        }
         conCls.pointee = Unmanaged.passRetained(ctx).toOpaque()
 
-        if let declared = headerValue(connection, "Content-Length")?.trimmingWhitespace(), !declared.isEmpty {
-            let length = UInt64(declared)
-            let overflow = length == nil && declared.allSatisfy { $0 >= "0" && $0 <= "9" }
+        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+           let (length, overflow) = Self.contentLength(declared) {
             if overflow || (length ?? 0) > UInt64(max(0, configuration.maxBodyBytes)) {
                 ctx.tooLarge = true
                 // Queued before any body byte is read: libmicrohttpd discards the body and
@@ -375,6 +418,30 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         return .YES
+    }
+
+    /// A declared Content-Length, trimmed of spaces and tabs: nil when it is empty; else the
+    /// length (nil if it is not a number) and whether it is all digits but too large.
+    static func contentLength(_ value: UnsafePointer<CChar>) -> (UInt64?, Bool)? {
+        // Plain digits (what every client sends) without making a String.
+        var p = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
+        while p.pointee == 0x20 || p.pointee == 0x09 { p += 1 }
+        var n: UInt64 = 0
+        var digits = 0
+        while p.pointee >= 0x30 && p.pointee <= 0x39 && digits < 19 {
+            n = n * 10 + UInt64(p.pointee - 0x30)
+            digits += 1
+            p += 1
+        }
+        var q = p
+        while q.pointee == 0x20 || q.pointee == 0x09 { q += 1 }
+        if digits > 0 && q.pointee == 0 && !(p.pointee >= 0x30 && p.pointee <= 0x39) { return (n, false) }
+        // Anything else: the general rules.
+        let declared = String(cString: value).trimmingWhitespace()
+        guard !declared.isEmpty else { return nil }
+        let length = UInt64(declared)
+        let overflow = length == nil && declared.allSatisfy { $0 >= "0" && $0 <= "9" }
+        return (length, overflow)
     }
 
     /// A piece of the body.
@@ -427,6 +494,7 @@ public final class HTTPServer: @unchecked Sendable {
                 return queue(ctx, pending)
             }
             ctx.phase = .suspending
+            park(ctx)
             state.unlock()
             return suspend(ctx)
         case .suspending, .suspended:
@@ -444,8 +512,9 @@ public final class HTTPServer: @unchecked Sendable {
         var request = HTTPRequest(
             method: ctx.method == "HEAD" ? "GET" : ctx.method,
             path: ctx.path,
-            query: collectValues(connection, kind: .GET_ARGUMENT_KIND, lowercaseKeys: false, join: false),
-            headers: collectValues(connection, kind: .HEADER_KIND, lowercaseKeys: true, join: true),
+            query: loom_mhd_count_values(connection, .GET_ARGUMENT_KIND) > 0
+                ? collectValues(connection, kind: .GET_ARGUMENT_KIND, lowercaseKeys: false, join: false) : [:],
+            rawHeaders: rawValues(connection, kind: .HEADER_KIND),
             body: [],
             remoteAddress: ctx.remoteAddress)
         swap(&request.body, &ctx.body)
@@ -457,7 +526,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         ctx.phase = .dispatched
         ctx.handled = true
-        live[ObjectIdentifier(ctx)] = ctx
+        ctx.inFlight = true
+        inFlightCount += 1
         state.unlock()
 
         // Weak: a respond closure kept by someone must not keep the server alive.
@@ -472,8 +542,17 @@ public final class HTTPServer: @unchecked Sendable {
             return queue(ctx, pending)
         }
         ctx.phase = .suspending
+        park(ctx)
         state.unlock()
         return suspend(ctx)
+    }
+
+    /// Notes a request whose connection gets suspended (state lock held).
+    private func park(_ ctx: RequestContext) {
+        if !ctx.parked {
+            ctx.parked = true
+            parked[ObjectIdentifier(ctx)] = ctx
+        }
     }
 
     /// Suspends the connection until `respond`; ctx.phase is `.suspending`.
@@ -516,8 +595,9 @@ public final class HTTPServer: @unchecked Sendable {
         state.unlock()
         if gone { return }
 
-        // Compression and headers are done here, on the handler's thread.
-        let prepared = prepare(response, origin: origin, acceptsGzip: acceptsGzip)
+        // Compression and headers are done here, on the handler's thread (or found done).
+        let prepared = reuseKeyed(response, origin: origin, acceptsGzip: acceptsGzip)
+            ?? prepare(response, origin: origin, acceptsGzip: acceptsGzip)
 
         state.lock()
         if ctx.phase == .completed || ctx.pending != nil {
@@ -542,16 +622,54 @@ public final class HTTPServer: @unchecked Sendable {
         resumeLock.unlock()
     }
 
+    /// The prepared response for a response with a reuse key: the shared one if there is
+    /// one; else prepared now and shared from now on (nil when it cannot be shared).
+    private func reuseKeyed(_ response: HTTPResponse, origin: String?, acceptsGzip: Bool) -> PreparedResponse? {
+        guard let key = response.reuseKey else { return nil }
+        let allowOrigin = allowedOrigin(origin)
+        if let found = shared.find(key, allowedOrigin: allowOrigin, acceptsGzip: acceptsGzip) {
+            return PreparedResponse(status: found.prepared.status, headers: [], body: [], close: false, shared: found)
+        }
+        var prepared = prepare(response, origin: origin, acceptsGzip: acceptsGzip)
+        if !prepared.close, prepared.body.count <= SharedResponses.maxBodyBytes,
+           let made = SharedResponse(key: key, allowedOrigin: allowOrigin, acceptsGzip: acceptsGzip, prepared: prepared) {
+            shared.insert(made)
+            prepared = PreparedResponse(status: prepared.status, headers: [], body: [], close: false, shared: made)
+        }
+        return prepared
+    }
+
     /// Queues a prepared response on the connection (libmicrohttpd thread only).
-    private func queue(_ ctx: RequestContext, _ prepared: PreparedResponse) -> MHD_Result {
+    private func queue(_ ctx: RequestContext, _ given: PreparedResponse) -> MHD_Result {
         state.lock()
         let closing = quiesced || stopping
         ctx.phase = .answered
         state.unlock()
 
-        var body = prepared.body
-        let response: OpaquePointer? = body.withUnsafeMutableBytes { buffer in
-            MHD_create_response_from_buffer(buffer.count, buffer.baseAddress, .RESPMEM_MUST_COPY)
+        if let sharedResponse = given.shared {
+            if !closing {
+                ctx.sentStatus = sharedResponse.prepared.status
+                ctx.sentBytes = sharedResponse.prepared.body.count
+                let result = MHD_queue_response(ctx.connection, UInt32(sharedResponse.prepared.status),
+                                                sharedResponse.response)
+                if result == .NO {
+                    logger.error("cannot queue a response", metadata: [
+                        "path": .string(ctx.path), "status": .stringConvertible(sharedResponse.prepared.status)])
+                }
+                return result
+            }
+            // Closing: this answer carries `Connection: close`, so it gets its own response.
+            return queue(ctx, sharedResponse.prepared, closing: true)
+        }
+        return queue(ctx, given, closing: closing)
+    }
+
+    private func queue(_ ctx: RequestContext, _ prepared: PreparedResponse, closing: Bool) -> MHD_Result {
+        let body = prepared.body
+        let response: OpaquePointer? = body.withUnsafeBytes { buffer in
+            // Copied by libmicrohttpd (and never written).
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                                            .RESPMEM_MUST_COPY)
         }
         guard let response else {
             logger.error("cannot create a response", metadata: ["path": .string(ctx.path)])
@@ -584,6 +702,8 @@ public final class HTTPServer: @unchecked Sendable {
         var headers: [(String, String)]
         var body: [UInt8]
         var close: Bool
+        /// A libmicrohttpd response made once (status, headers and body are in it).
+        var shared: SharedResponse? = nil
     }
 
     static let exposedHeaders = "X-Layout-Cache, X-Layout-Key"
@@ -628,12 +748,13 @@ public final class HTTPServer: @unchecked Sendable {
     func prepare(_ response: HTTPResponse, origin: String?, acceptsGzip: Bool) -> PreparedResponse {
         let status = (100...599).contains(response.status) ? response.status : 500
         var headers: [(String, String)] = []
+        headers.reserveCapacity(response.headers.count + 3)
         var vary: [String] = []
         var close = false
         var hasEncoding = false
         var hasAllowOrigin = false
         for (name, value) in response.headers {
-            switch name.lowercased() {
+            switch asciiLowercased(name) {
             case "content-length", "transfer-encoding":
                 continue
             case "connection":
@@ -669,7 +790,9 @@ public final class HTTPServer: @unchecked Sendable {
                 headers.append(("Content-Encoding", "gzip"))
             }
         }
-        if !vary.isEmpty {
+        if vary.count == 1 {
+            if !vary[0].isEmpty { headers.append(("Vary", vary[0])) }
+        } else if !vary.isEmpty {
             var seen = Set<String>()
             let unique = vary.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
             headers.append(("Vary", unique.joined(separator: ", ")))
@@ -677,10 +800,54 @@ public final class HTTPServer: @unchecked Sendable {
         return PreparedResponse(status: status, headers: headers, body: body, close: close)
     }
 
+    /// `name.lowercased()` when it is one of the header names `prepare` treats specially,
+    /// else "" — compared without making a lower-cased copy.
+    private func asciiLowercased(_ name: String) -> String {
+        let candidate: StaticString
+        switch name.utf8.count {
+        case 14: candidate = "content-length"
+        case 17: candidate = "transfer-encoding"
+        case 10: candidate = "connection"
+        case 4: candidate = "vary"
+        case 16: candidate = "content-encoding"
+        case 27: candidate = "access-control-allow-origin"
+        default: return ""
+        }
+        var name = name
+        let match: Bool? = name.withUTF8 { u in
+            for i in 0..<u.count {
+                var b = u[i]
+                if b >= 0x80 { return nil }
+                if b >= 65 && b <= 90 { b |= 0x20 }
+                if b != candidate.utf8Start[i] { return false }
+            }
+            return true
+        }
+        switch match {
+        case true?: return candidate.description
+        case false?: return ""
+        case nil: return name.lowercased() // not ASCII: Unicode rules decide
+        }
+    }
+
     // MARK: - reading request values
 
     private func headerValue(_ connection: OpaquePointer, _ name: String) -> String? {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    /// Every value of one kind, copied as received into one buffer.
+    private func rawValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> RawValues {
+        var capacity = 512
+        while true {
+            var needed = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                needed = loom_mhd_collect_values(connection, kind, buffer.baseAddress, buffer.count)
+                initialized = needed <= buffer.count ? needed : 0
+            }
+            if needed <= capacity { return RawValues(bytes: bytes) }
+            capacity = needed
+        }
     }
 
     private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind,
@@ -713,6 +880,9 @@ final class RequestContext: @unchecked Sendable {
     var tooLarge = false
     var discarded = 0
     var handled = false
+    /// Counted in `inFlightCount`; in `parked`.
+    var inFlight = false
+    var parked = false
 
     var phase: Phase = .receiving
     var pending: HTTPServer.PreparedResponse?

@@ -9,25 +9,130 @@ public struct HTTPRequest: Sendable {
     /// (`?flag`) maps to "". When a name repeats, the last value wins.
     public var query: [String: String]
     /// Request headers; keys are lower-cased, repeated headers are joined with ", ".
-    public var headers: [String: String]
+    /// (Built on demand from the headers as received; `header(_:)` is cheaper.)
+    public var headers: [String: String] {
+        get { storage.dictionary }
+        set { storage = .dictionary(newValue) }
+    }
     /// The request body (never longer than `Configuration.maxBodyBytes`).
     public var body: [UInt8]
     /// The client's IP address ("127.0.0.1", "::1"), or "" when unknown.
     public var remoteAddress: String
+
+    private var storage: HeaderStorage
 
     public init(method: String, path: String, query: [String: String] = [:],
                 headers: [String: String] = [:], body: [UInt8] = [], remoteAddress: String = "") {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = headers
+        self.storage = .dictionary(headers)
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// A request whose headers are kept as received (see `RawValues`).
+    init(method: String, path: String, query: [String: String], rawHeaders: RawValues, body: [UInt8],
+         remoteAddress: String) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.storage = .raw(rawHeaders)
         self.body = body
         self.remoteAddress = remoteAddress
     }
 
     /// The value of a header, looked up case-insensitively.
     public func header(_ name: String) -> String? {
-        headers[name.lowercased()]
+        switch storage {
+        case .dictionary(let d): return d[name.lowercased()]
+        case .raw(let r):
+            if let answer = r.asciiLookup(name) { return answer }
+            return r.dictionary[name.lowercased()]
+        }
+    }
+
+    private enum HeaderStorage: Sendable {
+        case dictionary([String: String])
+        case raw(RawValues)
+
+        var dictionary: [String: String] {
+            switch self {
+            case .dictionary(let d): return d
+            case .raw(let r): return r.dictionary
+            }
+        }
+    }
+}
+
+/// Request headers as libmicrohttpd handed them over, copied into one buffer
+/// (`loom_mhd_collect_values`: records of UInt32 key length, UInt32 value length, key, value),
+/// so that a request costs one allocation for its headers, not a dictionary of strings.
+struct RawValues: Sendable {
+    let bytes: [UInt8]
+
+    /// Visits the records in order; `body` returns false to stop.
+    @inline(__always)
+    private func forEach(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+        bytes.withUnsafeBufferPointer { buf in
+            guard let base = buf.baseAddress else { return }
+            var offset = 0
+            while offset + 8 <= buf.count {
+                let raw = UnsafeRawPointer(base + offset)
+                let k = Int(raw.loadUnaligned(as: UInt32.self))
+                let v = Int(raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+                let key = UnsafeBufferPointer(start: base + offset + 8, count: k)
+                let value = UnsafeBufferPointer(start: base + offset + 8 + k, count: v)
+                offset += 8 + k + v
+                if !body(key, value) { return }
+            }
+        }
+    }
+
+    /// Lower-cased keys, repeated keys joined with ", " (what `HTTPRequest.headers` says).
+    var dictionary: [String: String] {
+        var d: [String: String] = [:]
+        forEach { key, value in
+            let k = String(decoding: key, as: UTF8.self).lowercased()
+            let v = String(decoding: value, as: UTF8.self)
+            if let existing = d[k] { d[k] = existing + ", " + v } else { d[k] = v }
+            return true
+        }
+        return d
+    }
+
+    /// The value for `name` (any case) without building the dictionary: `.some(nil)` when
+    /// absent; nil (undecided) whenever `name` or a header name is not plain ASCII, where the
+    /// caller asks `dictionary`, whose Unicode lower-casing is the reference.
+    func asciiLookup(_ name: String) -> String?? {
+        var name = name
+        return name.withUTF8 { n -> String?? in
+            for b in n where b >= 0x80 { return nil }
+            var found: String?
+            var ascii = true
+            forEach { key, value in
+                guard key.count == n.count else {
+                    for b in key where b >= 0x80 { ascii = false; return false }
+                    return true
+                }
+                var equal = true
+                for i in 0..<key.count {
+                    let a = key[i], b = n[i]
+                    if a >= 0x80 { ascii = false; return false }
+                    if a != b && asciiLower(a) != asciiLower(b) { equal = false }
+                }
+                if equal {
+                    let v = String(decoding: value, as: UTF8.self)
+                    found = found.map { $0 + ", " + v } ?? v
+                }
+                return true
+            }
+            return ascii ? .some(found) : nil
+        }
+    }
+
+    @inline(__always) private func asciiLower(_ b: UInt8) -> UInt8 {
+        b &- 65 < 26 ? b | 0x20 : b
     }
 }
 
@@ -39,11 +144,18 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: [UInt8]
+    /// Set when every response made with this object is this very one (status, headers,
+    /// body) for as long as the object lives, e.g. a cache entry. The server may then keep
+    /// what it built from it (CORS headers, compressed body, libmicrohttpd response) and
+    /// answer later responses with the same object from that.
+    public var reuseKey: (AnyObject & Sendable)?
 
-    public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = []) {
+    public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [],
+                reuseKey: (AnyObject & Sendable)? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.reuseKey = reuseKey
     }
 
     /// The first value of a header, looked up case-insensitively.

@@ -93,15 +93,30 @@ func socketPort(_ storage: UnsafePointer<sockaddr_storage>) -> Int {
 
 /// The numeric host of a socket address ("127.0.0.1", "::1"), or "".
 func numericHost(_ address: UnsafePointer<sockaddr>) -> String {
-    var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
     switch Int32(address.pointee.sa_family) {
     case AF_INET:
+        // Dotted quad, as inet_ntop writes it, without its buffers (every request asks).
         return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
-            var addr = sin.pointee.sin_addr
-            guard inet_ntop(AF_INET, &addr, &buffer, socklen_t(buffer.count)) != nil else { return "" }
-            return String(cString: buffer)
+            let a = UInt32(bigEndian: sin.pointee.sin_addr.s_addr)
+            var text: (UInt64, UInt64) = (0, 0) // "255.255.255.255" fits in 16 bytes
+            let count = withUnsafeMutableBytes(of: &text) { b -> Int in
+                var n = 0
+                func put(_ octet: UInt32, dot: Bool) {
+                    if octet >= 100 { b[n] = UInt8(48 + octet / 100); n += 1 }
+                    if octet >= 10 { b[n] = UInt8(48 + octet / 10 % 10); n += 1 }
+                    b[n] = UInt8(48 + octet % 10); n += 1
+                    if dot { b[n] = UInt8(ascii: "."); n += 1 }
+                }
+                put(a >> 24, dot: true)
+                put((a >> 16) & 0xFF, dot: true)
+                put((a >> 8) & 0xFF, dot: true)
+                put(a & 0xFF, dot: false)
+                return n
+            }
+            return withUnsafeBytes(of: &text) { String(decoding: $0[..<count], as: UTF8.self) }
         }
     case AF_INET6:
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
             var addr = sin6.pointee.sin6_addr
             guard inet_ntop(AF_INET6, &addr, &buffer, socklen_t(buffer.count)) != nil else { return "" }

@@ -31,15 +31,20 @@ struct LineLogHandler: LogHandler {
         let now = time(nil)
         return clock.withLock { c in
             if c.second != now {
-                var t = tm()
-                var seconds = now
-                gmtime_r(&seconds, &t)
-                func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-                c.text = "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
+                c.text = timestamp(now)
                 c.second = now
             }
             return c.text
         }
+    }
+
+    /// `2026-11-22T04:10:00Z` for a time(2) value.
+    static func timestamp(_ now: time_t) -> String {
+        var t = tm()
+        var seconds = now
+        gmtime_r(&seconds, &t)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
     }
 
     func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
@@ -58,6 +63,9 @@ struct LineLogHandler: LogHandler {
 final class LogOutput: @unchecked Sendable {
     static let shared = LogOutput()
     private let buffer = Mutex<[UInt8]>([])
+    /// The UTC second of access lines and its text ("YYYY-MM-DDTHH:MM:SSZ"). Taken before
+    /// `buffer` when both are, so access lines go out in the order of their timestamps.
+    private let access = Mutex<(second: Int, stamp: [UInt8])>((-1, []))
     private let timer: DispatchSourceTimer
 
     private init() {
@@ -73,6 +81,37 @@ final class LogOutput: @unchecked Sendable {
             return b.count >= 64 << 10
         }
         if immediately || full { flush() }
+    }
+
+    /// An access log line exactly as `LineLogHandler` (label `label`, no metadata of its own)
+    /// writes `logger.info(message, metadata: ["remote": remote])` from the LoomHTTP module,
+    /// built as bytes under one lock: `HTTPServer.accessLogWriter` calls the function this
+    /// returns for every request.
+    func accessLineWriter(label: String) -> @Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void {
+        let infix = Array(" info \(label): remote=".utf8)
+        let source = Array(" [LoomHTTP] ".utf8)
+        return { message, remote in
+            let now = time(nil)
+            var remote = remote
+            let full = remote.withUTF8 { r in
+                self.access.withLock { a -> Bool in
+                    if a.second != now {
+                        a.stamp = Array(LineLogHandler.timestamp(now).utf8)
+                        a.second = now
+                    }
+                    return self.buffer.withLock { b -> Bool in
+                        b.append(contentsOf: a.stamp)
+                        b.append(contentsOf: infix)
+                        b.append(contentsOf: r)
+                        b.append(contentsOf: source)
+                        b.append(contentsOf: message)
+                        b.append(UInt8(ascii: "\n"))
+                        return b.count >= 64 << 10
+                    }
+                }
+            }
+            if full { self.flush() }
+        }
     }
 
     func flush() {

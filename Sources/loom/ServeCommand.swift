@@ -65,6 +65,9 @@ struct ServeCommand: ParsableCommand {
         let server = HTTPServer(configuration: httpConfig, logger: logger, errorBody: Router.errorBody) { request, respond in
             router.handle(request, respond: respond)
         }
+        // The access log line per request, written as LineLogHandler would write it (the
+        // logger has no metadata of its own) without a swift-log record per request.
+        server.accessLogWriter = LogOutput.shared.accessLineWriter(label: logger.label)
         try server.start()
         logger.info("loom listening", metadata: ["host": "\(httpConfig.host)", "port": "\(server.boundPort)",
                                                  "workers": "\(pool.workers)", "fonts": "\(dirs)"])

@@ -27,53 +27,94 @@ public final class Router: @unchecked Sendable {
     public func setDraining() { draining.store(true, ordering: .relaxed) }
     private var isDraining: Bool { draining.load(ordering: .relaxed) }
 
-    static let routes: [String: Set<String>] = [
-        "/layout": ["POST"], "/layout/batch": ["POST"], "/healthz": ["GET"], "/readyz": ["GET"],
-        "/metrics": ["GET"], "/fonts": ["GET"], "/openapi.yaml": ["GET"], "/": ["GET"],
-    ]
+    /// The paths served, each with its one method; the metrics' `route` label is the path,
+    /// or "other" for any other path.
+    enum Route: Int, CaseIterable {
+        case layout, batch, healthz, readyz, metrics, fonts, openapi, playground, other
+
+        init(path: String) {
+            switch path {
+            case "/layout": self = .layout
+            case "/layout/batch": self = .batch
+            case "/healthz": self = .healthz
+            case "/readyz": self = .readyz
+            case "/metrics": self = .metrics
+            case "/fonts": self = .fonts
+            case "/openapi.yaml": self = .openapi
+            case "/": self = .playground
+            default: self = .other
+            }
+        }
+
+        var label: String {
+            switch self {
+            case .layout: return "/layout"
+            case .batch: return "/layout/batch"
+            case .healthz: return "/healthz"
+            case .readyz: return "/readyz"
+            case .metrics: return "/metrics"
+            case .fonts: return "/fonts"
+            case .openapi: return "/openapi.yaml"
+            case .playground: return "/"
+            case .other: return "other"
+            }
+        }
+
+        /// The method the route answers; nil for unknown paths (404 whatever the method).
+        var method: String? {
+            switch self {
+            case .layout, .batch: return "POST"
+            case .other: return nil
+            default: return "GET"
+            }
+        }
+    }
 
     /// The HTTP server's handler.
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let start = DispatchTime.now().uptimeNanoseconds
-        let route = Router.routes[request.path] != nil ? request.path : "other"
+        let route = Route(path: request.path)
         let metrics = self.metrics
-        let answer: @Sendable (HTTPResponse) -> Void = { response in
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            metrics.request(route: route, method: request.method, status: response.status, seconds: seconds)
+        let method = request.method
+        // Every answer is counted and timed (route, method, status) on its way out. `finish`
+        // answers here and now; `answer` is the same for work that answers later.
+        func finish(_ response: HTTPResponse) {
+            metrics.request(route: route.rawValue, label: route.label, method: method, status: response.status,
+                            nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
             respond(response)
         }
-        guard let methods = Router.routes[request.path] else { return answer(Router.error(.notFound)) }
-        guard methods.contains(request.method) else {
+        guard let allowed = route.method else { return finish(Router.error(.notFound)) }
+        guard method == allowed else {
             var r = Router.error(.methodNotAllowed)
-            r.headers.append(("Allow", methods.sorted().joined(separator: ", ")))
-            return answer(r)
+            r.headers.append(("Allow", allowed))
+            return finish(r)
         }
-        switch request.path {
-        case "/healthz":
-            answer(Router.json(200, #"{"status":"ok"}"#))
-        case "/readyz":
-            answer(isDraining ? Router.json(503, #"{"status":"draining"}"#) : Router.json(200, #"{"status":"ok"}"#))
-        case "/metrics":
+        switch route {
+        case .healthz:
+            finish(Router.json(200, #"{"status":"ok"}"#))
+        case .readyz:
+            finish(isDraining ? Router.json(503, #"{"status":"draining"}"#) : Router.json(200, #"{"status":"ok"}"#))
+        case .metrics:
             let body = metrics.render(cache: service.responseCache.statistics, subtree: service.subtreeCache.storage.statistics,
                                       text: textCacheStatistics())
-            answer(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: body))
-        case "/fonts":
-            answer(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: fontsJSON()))
-        case "/openapi.yaml":
-            answer(HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: EmbeddedFiles.openapiYAML))
-        case "/":
-            answer(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: EmbeddedFiles.playgroundHTML))
-        case "/layout", "/layout/batch":
-            guard Router.isJSON(request.header("content-type")) else { return answer(Router.error(.unsupportedMediaType)) }
+            finish(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: body))
+        case .fonts:
+            finish(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: fontsJSON()))
+        case .openapi:
+            finish(HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: EmbeddedFiles.openapiYAML))
+        case .playground:
+            finish(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: EmbeddedFiles.playgroundHTML))
+        case .layout, .batch:
+            guard Router.isJSON(request.header("content-type")) else { return finish(Router.error(.unsupportedMediaType)) }
             let format: OutputFormat
             switch request.query["format"] ?? "json" {
             case "json", "": format = .json
             case "svg": format = .svg
             case let other:
-                return answer(Router.error(.invalidSpec("format must be \"json\" or \"svg\", not '\(other)'", path: "format")))
+                return finish(Router.error(.invalidSpec("format must be \"json\" or \"svg\", not '\(other)'", path: "format")))
             }
             let service = self.service
-            let batch = request.path == "/layout/batch"
+            let batch = route == .batch
             // A byte-identical request already answered: reply from the cache right here,
             // without a trip through the pool or suspending the connection.
             let missKey: LayoutService.RawKey?
@@ -81,9 +122,19 @@ public final class Router: @unchecked Sendable {
                 missKey = nil
             } else {
                 switch service.lookup(body: request.body, format: format) {
-                case .hit(let outcome): return answer(Router.layoutResponse(outcome))
+                case .hit(let outcome):
+                    // The same cache entry always answers alike: the server may reuse what
+                    // it built for it (headers, gzip, its own response object).
+                    var response = Router.layoutResponse(outcome)
+                    response.reuseKey = outcome.cacheEntry
+                    return finish(response)
                 case .miss(let raw): missKey = raw
                 }
+            }
+            let answer: @Sendable (HTTPResponse) -> Void = { response in
+                metrics.request(route: route.rawValue, label: route.label, method: method, status: response.status,
+                                nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
+                respond(response)
             }
             let accepted = pool.submit {
                 if let raw = missKey {
@@ -98,23 +149,55 @@ public final class Router: @unchecked Sendable {
                 r.headers.append(("Retry-After", "1"))
                 answer(r)
             }
-        default:
-            answer(Router.error(.notFound))
+        case .other:
+            finish(Router.error(.notFound))
         }
     }
 
     static func layoutResponse(_ outcome: LayoutOutcome) -> HTTPResponse {
-        var headers = [("Content-Type", outcome.contentType)]
+        let headers: [(String, String)]
         if let key = outcome.key {
-            headers.append(("X-Layout-Cache", outcome.cacheHit ? "hit" : "miss"))
-            headers.append(("X-Layout-Key", key))
+            headers = [("Content-Type", outcome.contentType), ("X-Layout-Cache", outcome.cacheHit ? "hit" : "miss"),
+                       ("X-Layout-Key", key)]
+        } else {
+            headers = [("Content-Type", outcome.contentType)]
         }
         return HTTPResponse(status: outcome.status, headers: headers, body: outcome.body)
     }
 
     /// `application/json` or `application/…+json`, with any parameters (charset …).
     static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
+        guard var contentType else { return false }
+        // ASCII (every real Content-Type): compared in place, without a lower-cased copy.
+        let ascii: Bool? = contentType.withUTF8 { u -> Bool? in
+            var end = 0
+            while end < u.count && u[end] != UInt8(ascii: ";") {
+                if u[end] >= 0x80 { return nil }
+                end += 1
+            }
+            // A mark combining with the ';' would make it another character.
+            if end + 1 < u.count && u[end + 1] >= 0x80 { return nil }
+            var start = 0
+            while start < end && (u[start] == 0x20 || u[start] == 0x09) { start += 1 }
+            while end > start && (u[end - 1] == 0x20 || u[end - 1] == 0x09) { end -= 1 }
+            func matches(_ at: Int, _ s: StaticString) -> Bool {
+                guard at >= start, at + s.utf8CodeUnitCount <= end else { return false }
+                for i in 0..<s.utf8CodeUnitCount {
+                    var b = u[at + i]
+                    if b >= 65 && b <= 90 { b |= 0x20 }
+                    if b != s.utf8Start[i] { return false }
+                }
+                return true
+            }
+            if end - start == 16 && matches(start, "application/json") { return true }
+            return matches(start, "application/") && matches(end - 5, "+json")
+        }
+        if let ascii { return ascii }
+        return isJSONUnicode(contentType)
+    }
+
+    /// `isJSON` for values with non-ASCII bytes: by characters, Unicode lower-casing.
+    private static func isJSONUnicode(_ contentType: String) -> Bool {
         var mime = Substring(contentType)
         if let semicolon = mime.firstIndex(of: ";") { mime = mime[..<semicolon] }
         while mime.first == " " || mime.first == "\t" { mime = mime.dropFirst() }

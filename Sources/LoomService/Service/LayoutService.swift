@@ -25,6 +25,9 @@ public struct LayoutOutcome: Sendable {
     /// Hex cache key (tree hash + size range + options); nil for errors.
     public var key: String?
     public var cacheHit: Bool
+    /// For answers from the response cache: the cache entry answered (the same entry always
+    /// answers with the same bytes).
+    public var cacheEntry: LayoutService.CachedResponse? = nil
 }
 
 /// Decodes, lays out, encodes and caches. Synchronous and thread-safe: the HTTP layer calls
@@ -39,6 +42,8 @@ public final class LayoutService: @unchecked Sendable {
     public let rawIndex: LRUCache<RawKey, ResponseKey>
     public let subtreeCache: SubtreeLayoutCache
     public let metrics: ServiceMetrics?
+    /// Bodies recently answered from the cache and their raw keys (see RecentBodies).
+    let recentBodies = RecentBodies()
 
     public struct ResponseKey: Hashable, Sendable {
         public var tree: ElementDigest
@@ -76,10 +81,14 @@ public final class LayoutService: @unchecked Sendable {
     /// The cached response for exactly these bytes, if any: a digest of the body and two
     /// lookups, no decoding. Cheap enough to run on the HTTP thread.
     public func lookup(body: [UInt8], format: OutputFormat = .json) -> CacheLookup {
-        let raw = rawKey(body, format)
+        let remembered = recentBodies.key(for: body, format: format)
+        let raw = remembered ?? rawKey(body, format)
         guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else { return .miss(raw) }
+        // A body answered from the cache is likely to come again: skip its SHA-256 then.
+        if remembered == nil { recentBodies.remember(body, format: format, key: raw) }
         metrics?.cacheHit()
-        return .hit(LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true))
+        return .hit(LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true,
+                                  cacheEntry: cached))
     }
 
     /// One request body → one response.
@@ -148,13 +157,17 @@ public final class LayoutService: @unchecked Sendable {
         return ResponseKey(tree: tree, rest: ElementDigest(h.finalize()))
     }
 
+    /// SHA-256 of the body followed by the format's name ("json", "svg"), as four
+    /// big-endian words.
     private func rawKey(_ body: [UInt8], _ format: OutputFormat) -> RawKey {
         var h = SHA256()
-        h.update(data: body)
-        h.update(data: Array(format.rawValue.utf8))
-        let d = Array(h.finalize())
-        func u64(_ o: Int) -> UInt64 { var v: UInt64 = 0; for k in 0..<8 { v = v << 8 | UInt64(d[o + k]) }; return v }
-        return RawKey(a: ElementDigest(high: u64(0), low: u64(8)), b: ElementDigest(high: u64(16), low: u64(24)))
+        body.withUnsafeBytes { h.update(bufferPointer: $0) }
+        let name: StaticString = format == .json ? "json" : "svg"
+        h.update(bufferPointer: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        return h.finalize().withUnsafeBytes { d in
+            func u64(_ o: Int) -> UInt64 { UInt64(bigEndian: d.loadUnaligned(fromByteOffset: o, as: UInt64.self)) }
+            return RawKey(a: ElementDigest(high: u64(0), low: u64(8)), b: ElementDigest(high: u64(16), low: u64(24)))
+        }
     }
 
     // MARK: batch
