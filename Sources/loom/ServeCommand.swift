@@ -62,7 +62,8 @@ struct ServeCommand: ParsableCommand {
             maxConnections: setting(maxConnections, "LOOM_MAX_CONNECTIONS", 1024),
             connectionTimeoutSeconds: setting(connectionTimeout, "LOOM_CONNECTION_TIMEOUT", 10),
             threads: setting(httpThreads, "LOOM_HTTP_THREADS", 2), corsAllowedOrigins: origins)
-        let server = HTTPServer(configuration: httpConfig, logger: logger, errorBody: Router.errorBody) { request, respond in
+        let server = HTTPServer(configuration: httpConfig, logger: logger,
+                                errorBody: { Router.errorBody(status: $0, code: $1, message: $2) }) { request, respond in
             router.handle(request, respond: respond)
         }
         // The access log line per request, written as LineLogHandler would write it (the
