@@ -312,19 +312,8 @@ final class PangoEngine {
                                  lineHeight: lineHeight)
 
         // Visible lines: the line limit, then the container height.
-        var visible = lines.count
-        if text.maximumNumberOfLines > 0 { visible = min(visible, text.maximumNumberOfLines) }
-        let maxHeight = container.height
-        if maxHeight.isFinite {
-            var total = 0.0
-            var fitting = 0
-            for i in 0..<visible {
-                total += lines[i].height + (i > 0 ? lineSpacing : 0)
-                if total > maxHeight + 1e-6 { break }
-                fitting = i + 1
-            }
-            visible = fitting
-        }
+        let visible = TextPreparation.visibleLineCount(lines.count, limit: text.maximumNumberOfLines,
+                                                       containerHeight: container.height, lineSpacing: lineSpacing) { lines[$0].height }
         let truncated = visible < lines.count
         if visible == 0 {
             // Not even one line fits: nothing is shown (TextKit lays out no glyphs).

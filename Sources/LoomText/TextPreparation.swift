@@ -35,6 +35,23 @@ let zeroWidthSpace = Unicode.Scalar(0x200B)!
 @inline(__always) func isASCIIDigit(_ v: UInt32) -> Bool { v >= 0x30 && v <= 0x39 }
 
 enum TextPreparation {
+    /// How many of `count` lines are shown: at most `limit` (0 = no limit), then as many as
+    /// fit in a finite `containerHeight`, line heights plus `lineSpacing` between lines.
+    static func visibleLineCount(_ count: Int, limit: Int, containerHeight: Double, lineSpacing: Double,
+                                 height: (Int) -> Double) -> Int {
+        var visible = count
+        if limit > 0 { visible = min(visible, limit) }
+        guard containerHeight.isFinite else { return visible }
+        var total = 0.0
+        var fitting = 0
+        for i in 0..<visible {
+            total += height(i) + (i > 0 ? lineSpacing : 0)
+            if total > containerHeight + 1e-6 { break }
+            fitting = i + 1
+        }
+        return fitting
+    }
+
     /// Step 1: CSS `pre-line`. `\r\n` and `\r` become `\n`; spaces and tabs around a `\n`
     /// are removed, runs of them collapse to one space (keeping the first one's span),
     /// spaces at the start of a paragraph and at the end of the text are dropped, and a

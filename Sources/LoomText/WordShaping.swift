@@ -398,19 +398,8 @@ extension PangoEngine {
         let (above, below) = base.metrics.halfLeadingSplit(lineHeight: lineHeight)
         let lineBox = above + below
         let total = lines.count
-        var visible = total
-        if text.maximumNumberOfLines > 0 { visible = min(visible, text.maximumNumberOfLines) }
-        let maxHeight = container.height
-        if maxHeight.isFinite {
-            var sum = 0.0
-            var fitting = 0
-            for i in 0..<visible {
-                sum += lineBox + (i > 0 ? lineSpacing : 0)
-                if sum > maxHeight + 1e-6 { break }
-                fitting = i + 1
-            }
-            visible = fitting
-        }
+        let visible = TextPreparation.visibleLineCount(total, limit: text.maximumNumberOfLines, containerHeight: container.height,
+                                                       lineSpacing: lineSpacing) { _ in lineBox }
         let truncated = visible < total
         if visible == 0 {
             return TextMeasurement(size: .zero, lineCount: 0, truncated: truncated, ascender: ascender, descender: descender)
