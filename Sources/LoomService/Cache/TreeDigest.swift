@@ -23,14 +23,16 @@ public enum TreeDigest {
     /// response but not the layout.
     /// `elementCount` (if known) sizes the record buffer once.
     public static func compute(_ root: LayoutElement, elementCount: Int = 0) -> (tree: ElementDigest, ids: ElementDigest) {
-        var walk = RecordWalk(elementCount: elementCount)
+        // Only subtrees below the root's children can be large enough to share, and only a
+        // child with children of its own can hold one.
+        let shareable = root.layoutChildren.contains { !$0.layoutChildren.isEmpty }
+        var walk = RecordWalk(elementCount: elementCount, tracksSubtrees: shareable)
         walk.visit(root)
         let tree = walk.records.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
         let ids = walk.ids.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
-        // Only subtrees below the root's children can be large enough to share; a subtree
-        // too small to share has no large subtree inside either.
+        // A subtree too small to share has no large subtree inside either.
         var k = 1
-        for child in root.layoutChildren {
+        for child in shareable ? root.layoutChildren : [] {
             if walk.counts[k] >= sharedSubtreeMinimumElements { _ = walk.subtreeDigest(child, k) }
             k += walk.counts[k]
         }
@@ -43,21 +45,31 @@ public enum TreeDigest {
 private struct RecordWalk {
     var records = CanonicalBytes()
     var ids = CanonicalBytes()
-    /// By pre-order index: elements in the subtree, and the record's byte range.
+    /// By pre-order index: elements in the subtree, and the record's byte range (kept only
+    /// when some subtree may be shared).
     var counts: [Int] = []
     var recordRanges: [Range<Int>] = []
+    let tracksSubtrees: Bool
+    /// The next element's pre-order index.
+    private var next = 0
 
-    init(elementCount: Int) {
+    init(elementCount: Int, tracksSubtrees: Bool) {
+        self.tracksSubtrees = tracksSubtrees
         // Most records are a kind byte, a two-byte style mask, a few values and a child count.
         records.reserve(Swift.max(1 << 12, elementCount * 64))
-        counts.reserveCapacity(Swift.max(256, elementCount))
-        recordRanges.reserveCapacity(Swift.max(256, elementCount))
+        if tracksSubtrees {
+            counts.reserveCapacity(Swift.max(256, elementCount))
+            recordRanges.reserveCapacity(Swift.max(256, elementCount))
+        }
     }
 
     mutating func visit(_ e: LayoutElement) {
-        let index = counts.count
-        counts.append(0)
-        recordRanges.append(0 ..< 0)
+        let index = next
+        next += 1
+        if tracksSubtrees {
+            counts.append(0)
+            recordRanges.append(0 ..< 0)
+        }
         // What changes the response but never a frame: ids and image URLs, length-prefixed
         // (they may hold any byte, so a terminator would let one id spell another's entries).
         let url = ObjectIdentifier(type(of: e)) == ObjectIdentifier(ImageNode.self) ? unsafeDowncast(e, to: ImageNode.self).url : nil
@@ -71,8 +83,10 @@ private struct RecordWalk {
         let start = records.count
         Self.record(e, &records)
         records.u64(UInt64(kids.count))
-        counts[index] = counts.count - index
-        recordRanges[index] = start ..< records.count
+        if tracksSubtrees {
+            counts[index] = next - index
+            recordRanges[index] = start ..< records.count
+        }
     }
 
     /// The subtree digest of `e` (pre-order index `index`), marking shared subtrees.
