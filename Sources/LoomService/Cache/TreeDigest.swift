@@ -82,7 +82,7 @@ private struct RecordWalk {
         for child in kids { visit(child) }
         let start = records.count
         Self.record(e, &records)
-        records.u64(UInt64(kids.count))
+        records.count(kids.count)
         if tracksSubtrees {
             counts[index] = next - index
             recordRanges[index] = start ..< records.count
@@ -215,8 +215,25 @@ struct CanonicalBytes {
     @inline(__always) mutating func u64(_ v: UInt64) {
         UnsafeMutableRawPointer(claim(8)).storeBytes(of: v.littleEndian, as: UInt64.self)
     }
-    /// Bit pattern with -0 folded into +0 (they lay out identically).
-    @inline(__always) mutating func double(_ v: Double) { u64(v == 0 ? 0 : v.bitPattern) }
+    /// A whole number in [-2^31, 2^31) as a tag and 4 bytes, anything else as a tag and its
+    /// bit pattern, with -0 folded into +0 (they lay out identically): one spelling per value,
+    /// and sizes and factors, mostly whole, hash in half the bytes.
+    @inline(__always) mutating func double(_ v: Double) {
+        if v == v.rounded(.towardZero) && v >= -2_147_483_648 && v < 2_147_483_648 {
+            let p = claim(5)
+            p.pointee = 0xF0
+            UnsafeMutableRawPointer(p + 1).storeBytes(of: Int32(v).littleEndian, as: Int32.self)
+        } else {
+            byte(0xF1)
+            u64(v.bitPattern)
+        }
+    }
+    /// A count, 7 bits a byte (LEB128).
+    @inline(__always) mutating func count(_ n: Int) {
+        var v = UInt(n)
+        while v >= 0x80 { byte(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        byte(UInt8(v))
+    }
     private mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) {
         guard let source = b.baseAddress, b.count > 0 else { return }
         claim(b.count).update(from: source, count: b.count)
