@@ -76,9 +76,9 @@ public final class Router: @unchecked Sendable {
         let route = Route(path: request.path)
         let metrics = self.metrics
         let method = request.method
-        // Every answer is counted and timed (route, method, status) on its way out. `finish`
-        // answers here and now; `answer` is the same for work that answers later.
-        func finish(_ response: HTTPResponse) {
+        // Every answer is counted and timed (route, method, status) on its way out, here and
+        // now or later from the pool.
+        @Sendable func finish(_ response: HTTPResponse) {
             metrics.request(route: route.rawValue, label: route.label, method: method, status: response.status,
                             nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
             respond(response)
@@ -131,23 +131,18 @@ public final class Router: @unchecked Sendable {
                 case .miss(let raw): missKey = raw
                 }
             }
-            let answer: @Sendable (HTTPResponse) -> Void = { response in
-                metrics.request(route: route.rawValue, label: route.label, method: method, status: response.status,
-                                nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
-                respond(response)
-            }
             let accepted = pool.submit {
                 if let raw = missKey {
-                    answer(Router.layoutResponse(service.layout(body: request.body, format: format, miss: raw)))
+                    finish(Router.layoutResponse(service.layout(body: request.body, format: format, miss: raw)))
                 } else {
                     let outcome = service.batch(body: request.body, forEachParallel: LayoutPool.forEachParallel)
-                    answer(HTTPResponse(status: outcome.status, headers: [("Content-Type", outcome.contentType)], body: outcome.body))
+                    finish(HTTPResponse(status: outcome.status, headers: [("Content-Type", outcome.contentType)], body: outcome.body))
                 }
             }
             if !accepted {
                 var r = Router.error(.overloaded)
                 r.headers.append(("Retry-After", "1"))
-                answer(r)
+                finish(r)
             }
         case .other:
             finish(Router.error(.notFound))
