@@ -1,8 +1,8 @@
 /// A strict RFC 8259 JSON parser over bytes into `JSONValue`: exact line/column errors,
 /// UTF-8 validation, member order kept, and a nesting limit checked before recursing, so
 /// no input can overflow the stack. Requests are decoded without it (`RequestDecoder`
-/// reads the bytes in one pass); it parses batch envelopes, tests' and tools' JSON, and
-/// confirms which syntax error a broken body reports. Tokens come from `JSONScanner`.
+/// reads the bytes in one pass, and `JSONScanner.validate` checks a body without building
+/// anything); it parses tests' and tools' JSON. Tokens come from `JSONScanner`.
 public struct JSONParser {
     public struct SyntaxError: Error, Equatable, Sendable {
         public var message: String

@@ -59,6 +59,14 @@ struct JSONScanner {
         if i >= bytes.count { throw error("the body is empty; expected a JSON value") }
     }
 
+    /// Checks that the whole of `bytes` is one JSON value, building nothing.
+    static func validate(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws {
+        var s = JSONScanner(bytes: bytes, maxDepth: maxDepth)
+        try s.beginDocument()
+        try s.skipValue()
+        try s.endDocument()
+    }
+
     mutating func endDocument() throws {
         skipWhitespace()
         if i < bytes.count { throw error("unexpected \(describe(bytes[i])) after the JSON value") }

@@ -30,7 +30,7 @@ public struct RequestDecoder {
             // A body that is not JSON is reported as such, even where a field before its
             // syntax error is also wrong: the first syntax error of the whole document wins.
             do {
-                _ = try JSONParser.parse(document, maxDepth: limits.jsonNesting)
+                try JSONScanner.validate(document, maxDepth: limits.jsonNesting)
             } catch let syntax as JSONParser.SyntaxError {
                 throw Self.wireError(syntax)
             }
@@ -66,7 +66,7 @@ public struct RequestDecoder {
                         shapeOK = try !s.nextMember()
                     }
                 }
-                if !shapeOK { _ = try JSONParser.parse(bytes, maxDepth: limits.batchNesting) } else { try s.endDocument() }
+                if !shapeOK { try JSONScanner.validate(bytes, maxDepth: limits.batchNesting) } else { try s.endDocument() }
             } catch let e as JSONParser.SyntaxError {
                 throw e.nestingLimit ? WireError.tooLarge("the batch is nested too deeply") : WireError.malformed(e)
             }
