@@ -45,14 +45,6 @@ struct ServeCommand: ParsableCommand {
         config.cacheEntries = setting(cacheEntries, "LOOM_CACHE_ENTRIES", 10_000)
         config.cacheBytes = setting(cacheBytes, "LOOM_CACHE_BYTES", 64 << 20)
         config.fontSetIdentity = dirs.joined(separator: ":")
-        let metrics = ServiceMetrics()
-        let service = LayoutService(configuration: config, textMeasurer: measurer, metrics: metrics)
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let pool = LayoutPool(workers: setting(workers, "LOOM_WORKERS", cores), queueLimit: setting(queueLimit, "LOOM_QUEUE_LIMIT", 256))
-        let router = Router(service: service, pool: pool, metrics: metrics,
-                            fontsJSON: { measurer.familiesJSON() },
-                            textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
-
         let origins = setting(corsOrigins, "LOOM_CORS_ORIGINS", "*").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
         }
@@ -62,16 +54,19 @@ struct ServeCommand: ParsableCommand {
             maxConnections: setting(maxConnections, "LOOM_MAX_CONNECTIONS", 1024),
             connectionTimeoutSeconds: setting(connectionTimeout, "LOOM_CONNECTION_TIMEOUT", 10),
             threads: setting(httpThreads, "LOOM_HTTP_THREADS", 2), corsAllowedOrigins: origins)
-        let server = HTTPServer(configuration: httpConfig, logger: logger,
-                                errorBody: { Router.errorBody(status: $0, code: $1, message: $2) }) { request, respond in
-            router.handle(request, respond: respond)
-        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let (server, router) = Router.makeServer(
+            service: config, textMeasurer: measurer,
+            workers: setting(workers, "LOOM_WORKERS", cores), queueLimit: setting(queueLimit, "LOOM_QUEUE_LIMIT", 256),
+            http: httpConfig, logger: logger,
+            fontsJSON: { measurer.familiesJSON() },
+            textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
         // The access log line per request, written as LineLogHandler would write it (the
         // logger has no metadata of its own) without a swift-log record per request.
         server.accessLogWriter = LogOutput.shared.accessLineWriter(label: logger.label)
         try server.start()
         logger.info("loom listening", metadata: ["host": "\(httpConfig.host)", "port": "\(server.boundPort)",
-                                                 "workers": "\(pool.workers)", "fonts": "\(dirs)"])
+                                                 "workers": "\(router.pool.workers)", "fonts": "\(dirs)"])
 
         // SIGTERM / SIGINT: stop accepting, report not ready, finish in-flight work, exit 0.
         let drain = Double(setting(drainTimeout, "LOOM_DRAIN_TIMEOUT", 20))

@@ -41,26 +41,21 @@ final class LoomTestServer {
         config.cacheEntries = settings.cacheEntries
         config.cacheBytes = settings.cacheBytes
         config.fontSetIdentity = ""
-        let metrics = ServiceMetrics()
-        let service = LayoutService(configuration: config, textMeasurer: measurer, metrics: metrics)
-        let pool = LayoutPool(workers: settings.workers, queueLimit: settings.queueLimit)
-        let router = Router(service: service, pool: pool, metrics: metrics,
-                            fontsJSON: { measurer.familiesJSON() },
-                            textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
         let httpConfig = HTTPServer.Configuration(
             host: "127.0.0.1", port: 0, maxBodyBytes: settings.maxBodyBytes,
             maxConnections: settings.maxConnections, connectionTimeoutSeconds: settings.connectionTimeout,
             threads: settings.httpThreads, corsAllowedOrigins: settings.corsOrigins)
-        let errorBody: HTTPServer.ErrorBody = { Router.errorBody(status: $0, code: $1, message: $2) }
-        let server = HTTPServer(configuration: httpConfig, logger: logger, errorBody: errorBody) { request, respond in
-            router.handle(request, respond: respond)
-        }
+        let (server, router) = Router.makeServer(
+            service: config, textMeasurer: measurer, workers: settings.workers, queueLimit: settings.queueLimit,
+            http: httpConfig, logger: logger,
+            fontsJSON: { measurer.familiesJSON() },
+            textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
         try server.start()
         self.server = server
-        self.service = service
-        self.pool = pool
+        self.service = router.service
+        self.pool = router.pool
         self.router = router
-        self.metrics = metrics
+        self.metrics = router.metrics
     }
 }
 

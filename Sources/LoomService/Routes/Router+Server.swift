@@ -1,0 +1,26 @@
+import LoomHTTP
+import LoomLayout
+import Logging
+
+extension Router {
+    /// The service behind the HTTP server, wired as `loom serve` runs it: one metrics
+    /// registry, the layout service with `textMeasurer`, the pool, and a router that answers
+    /// every request (errors the server answers itself get the wire format's error body).
+    /// The server is made, not started.
+    public static func makeServer(service configuration: ServiceConfiguration, textMeasurer: TextMeasuring?,
+                                  workers: Int, queueLimit: Int, http: HTTPServer.Configuration, logger: Logger,
+                                  fontsJSON: @escaping @Sendable () -> [UInt8],
+                                  textCacheStatistics: @escaping @Sendable () -> (hits: Int, misses: Int)?)
+        -> (server: HTTPServer, router: Router) {
+        let metrics = ServiceMetrics()
+        let service = LayoutService(configuration: configuration, textMeasurer: textMeasurer, metrics: metrics)
+        let pool = LayoutPool(workers: workers, queueLimit: queueLimit)
+        let router = Router(service: service, pool: pool, metrics: metrics, fontsJSON: fontsJSON,
+                            textCacheStatistics: textCacheStatistics)
+        let server = HTTPServer(configuration: http, logger: logger,
+                                errorBody: { Router.errorBody(status: $0, code: $1, message: $2) }) { request, respond in
+            router.handle(request, respond: respond)
+        }
+        return (server, router)
+    }
+}
