@@ -25,17 +25,9 @@ struct LineLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    private static let clock = Mutex<(second: Int, text: String)>((-1, ""))
-
+    /// This second's timestamp (formatted once per second, shared with access lines).
     private static func timestamp() -> String {
-        let now = time(nil)
-        return clock.withLock { c in
-            if c.second != now {
-                c.text = timestamp(now)
-                c.second = now
-            }
-            return c.text
-        }
+        String(decoding: LogOutput.shared.stamp(time(nil)), as: UTF8.self)
     }
 
     /// `2026-11-22T04:10:00Z` for a time(2) value.
@@ -63,9 +55,10 @@ struct LineLogHandler: LogHandler {
 final class LogOutput: @unchecked Sendable {
     static let shared = LogOutput()
     private let buffer = Mutex<[UInt8]>([])
-    /// The UTC second of access lines and its text ("YYYY-MM-DDTHH:MM:SSZ"). Taken before
-    /// `buffer` when both are, so access lines go out in the order of their timestamps.
-    private let access = Mutex<(second: Int, stamp: [UInt8])>((-1, []))
+    /// The UTC second of the last line and its text ("YYYY-MM-DDTHH:MM:SSZ"), formatted once
+    /// a second. Taken before `buffer` when both are, so access lines go out in the order of
+    /// their timestamps.
+    private let clock = Mutex<(second: Int, stamp: [UInt8])>((-1, []))
     private let timer: DispatchSourceTimer
 
     private init() {
@@ -73,6 +66,19 @@ final class LogOutput: @unchecked Sendable {
         timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
         timer.setEventHandler { LogOutput.shared.flush() }
         timer.resume()
+    }
+
+    /// The timestamp text of `now`.
+    func stamp(_ now: time_t) -> [UInt8] {
+        clock.withLock { current(now, &$0) }
+    }
+
+    private func current(_ now: time_t, _ c: inout (second: Int, stamp: [UInt8])) -> [UInt8] {
+        if c.second != now {
+            c.stamp = Array(LineLogHandler.timestamp(now).utf8)
+            c.second = now
+        }
+        return c.stamp
     }
 
     func append(_ line: String, immediately: Bool) {
@@ -94,13 +100,10 @@ final class LogOutput: @unchecked Sendable {
             let now = time(nil)
             var remote = remote
             let full = remote.withUTF8 { r in
-                self.access.withLock { a -> Bool in
-                    if a.second != now {
-                        a.stamp = Array(LineLogHandler.timestamp(now).utf8)
-                        a.second = now
-                    }
+                self.clock.withLock { c -> Bool in
+                    let stamp = self.current(now, &c)
                     return self.buffer.withLock { b -> Bool in
-                        b.append(contentsOf: a.stamp)
+                        b.append(contentsOf: stamp)
                         b.append(contentsOf: infix)
                         b.append(contentsOf: r)
                         b.append(contentsOf: source)
