@@ -28,16 +28,44 @@ final class MeasurementCache: @unchecked Sendable {
         let height: UInt64
         let hash: Int
 
-        init(_ attributes: TextAttributes, _ size: Size) {
+        /// `attributesHash` is `Key.fingerprint(attributes)` (computed once per text by the caller).
+        init(_ attributes: TextAttributes, _ size: Size, attributesHash: Int) {
             self.attributes = attributes
             // Bit patterns: NaN is a legitimate input and must equal itself; -0 is folded to +0.
             self.width = (size.width == 0 ? 0 : size.width).bitPattern
             self.height = (size.height == 0 ? 0 : size.height).bitPattern
             var h = Hasher()
-            h.combine(attributes)
+            h.combine(attributesHash)
             h.combine(width)
             h.combine(height)
             self.hash = h.finalize()
+        }
+
+        /// A hash of everything in `attributes`, strings by their UTF-8 bytes (hashing a
+        /// String normalizes it and feeds the hasher byte by byte: several times slower).
+        /// Keys are equal only when their hashes are, so canonically equivalent strings
+        /// with different bytes (which Pango may shape differently) are different keys.
+        static func fingerprint(_ a: TextAttributes) -> Int {
+            var h = Hasher()
+            func add(_ s: String) {
+                var s = s
+                s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+                h.combine(s.utf8.count)
+            }
+            func add(_ f: FontDescriptor) {
+                add(f.family); h.combine(f.size); h.combine(f.weight); h.combine(f.italic)
+            }
+            h.combine(a.spans.count)
+            for span in a.spans {
+                add(span.text)
+                if let f = span.font { h.combine(1 as UInt8); add(f) } else { h.combine(0 as UInt8) }
+                h.combine(span.letterSpacing)
+            }
+            add(a.font)
+            h.combine(a.lineHeight); h.combine(a.lineSpacing); h.combine(a.letterSpacing)
+            h.combine(a.alignment); h.combine(a.maximumNumberOfLines); h.combine(a.truncationMode)
+            add(a.truncationText)
+            return h.finalize()
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }

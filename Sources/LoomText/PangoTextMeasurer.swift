@@ -67,7 +67,11 @@ import LoomLayout
 /// do it at once (PangoEngine), so answers never depend on threads. Results are cached by
 /// (attributes, container size) in a bounded, sharded cache (CLOCK eviction); a finite
 /// width at least as wide as the cached unlimited-width answer reuses that answer (nothing
-/// wraps there).
+/// wraps there). A text node's memo (`measure(_:in:memo:)`) keeps its last two answers and
+/// the attributes' fingerprint: a container between an answer's used size and the width it
+/// was measured in gets that answer without a cache lookup (a stack measures a text first
+/// with its available width, then stretched to its own measured height or a flexed width),
+/// and the attributes are hashed once per node.
 /// Below that, plain one-font texts (printable ASCII words, no letter spacing, faces whose
 /// OpenType tables allow it; WordShaping.swift) are measured from a shared, bounded cache of
 /// word advances, shaped once per font by Pango, instead of a full Pango layout: the answer
@@ -104,14 +108,28 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     // MARK: TextMeasuring
 
     public func measure(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
+        var memo = TextMeasurementMemo()
+        return measure(text, in: containerSize, memo: &memo)
+    }
+
+    public func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
+        if let known = PangoTextMeasurer.answer(in: containerSize, from: memo, text) { return known }
+        let result = cachedMeasurement(text, in: containerSize, memo: &memo)
+        memo.remember(result, in: containerSize)
+        return result
+    }
+
+    private func cachedMeasurement(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
         guard cache.isEnabled else { return measureUncached(text, in: containerSize) }
-        let key = MeasurementCache.Key(text, containerSize)
+        let hash = memo.attributesHash ?? MeasurementCache.Key.fingerprint(text)
+        memo.attributesHash = hash
+        let key = MeasurementCache.Key(text, containerSize, attributesHash: hash)
         if let hit = cache.get(key) { return hit }
         // A text measured with an unlimited width whose lines all fit in this width lays out
         // the same here (nothing wraps): reuse that answer. (Not with negative letter
         // spacing, where Pango's line widths exceed the CSS ones.)
         if containerSize.width.isFinite, PangoTextMeasurer.hasNoNegativeSpacing(text),
-           let wide = cache.peek(MeasurementCache.Key(text, Size(width: .infinity, height: containerSize.height))),
+           let wide = cache.peek(MeasurementCache.Key(text, Size(width: .infinity, height: containerSize.height), attributesHash: hash)),
            wide.size.width <= containerSize.width {
             cache.put(key, wide)
             return wide
@@ -119,6 +137,27 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         let result = measureUncached(text, in: containerSize)
         cache.put(key, result)
         return result
+    }
+
+    /// The answer in `container` when the memo already implies it: the same container, or
+    /// an answer that was not truncated and whose lines all fit the new container. Lines
+    /// break greedily (each takes every word that fits), so in a width between that answer's
+    /// longest line and the width it was measured in, the same lines form; and in a height
+    /// at least its height, all of them stay visible. (Not with negative letter spacing,
+    /// where Pango's line widths exceed the CSS ones; never for a NaN container.)
+    static func answer(in container: Size, from memo: TextMeasurementMemo, _ text: TextAttributes) -> TextMeasurement? {
+        if let e = memo.recent, let m = answer(in: container, from: e, text) { return m }
+        if let e = memo.earlier, let m = answer(in: container, from: e, text) { return m }
+        return nil
+    }
+
+    @inline(__always)
+    private static func answer(in container: Size, from entry: TextMeasurementMemo.Entry, _ text: TextAttributes) -> TextMeasurement? {
+        let m = entry.measurement
+        if entry.container.bitwiseEquals(container) { return m }
+        guard !m.truncated, m.size.width <= container.width, container.width <= entry.container.width,
+              m.size.height <= container.height, hasNoNegativeSpacing(text) else { return nil }
+        return m
     }
 
     public func validate(_ font: FontDescriptor) -> TextMeasuringError? {

@@ -592,6 +592,51 @@ final class PangoTextMeasurerTests: XCTestCase {
         }
     }
 
+    /// A text node passes its memo with every measurement; answers the measurer derives
+    /// from the memo (a width between an answer's longest line and the width it was measured
+    /// in, a height at least its height) must be exactly what Pango gives afresh.
+    func testAnswersFromTheMemoAreFreshAnswers() {
+        let words = ["Lorem", "ipsum", "dolor", "sit", "amet,", "AVATAR", "Type", "office", "well-known", "a/b",
+                     "e.g.", "50/50", "café", "中文", "👍🏽", "x", "W", "—", "\n", "supercalifragilistic"]
+        var seed: UInt64 = 0xD1B54A32D192ED03
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let fonts = [monoFont, sansFont, FontDescriptor(family: "Inter", size: 15), FontDescriptor(family: "Roboto", size: 13)]
+        var derivable = 0
+        for iteration in 0..<120 {
+            let text = (0..<(1 + next(25))).map { _ in words[next(words.count)] }.joined(separator: " ")
+            let attributes = TextAttributes(spans: [TextSpan(text: text)], font: fonts[next(fonts.count)],
+                                            lineHeight: next(3) == 0 ? Double(14 + next(10)) : nil,
+                                            lineSpacing: Double(next(3)), letterSpacing: [0, 0, 0.5, -0.5][next(4)],
+                                            alignment: TextAlignment.allCases[next(5)],
+                                            maximumNumberOfLines: [0, 0, 1, 2, 3][next(5)],
+                                            truncationMode: TruncationMode.allCases[next(6)])
+            var memo = TextMeasurementMemo()
+            memo.claim(for: measurer)
+            var container = Size(width: [Double.infinity, 343, 200, 120][next(4)], height: .infinity)
+            for step in 0..<8 {
+                let known = [memo.recent, memo.earlier].compactMap { $0 }
+                let got = measurer.measure(attributes, in: container, memo: &memo)
+                let fresh = measurer.measureUncached(attributes, in: container)
+                XCTAssertEqual(got, fresh, "#\(iteration).\(step) \(text) in \(container.width)×\(container.height)")
+                if known.contains(where: { !$0.container.bitwiseEquals(container) && $0.measurement == fresh }) { derivable += 1 }
+                // Next: just around the answer's width or height, the width it came from, or elsewhere.
+                let m = got
+                switch next(6) {
+                case 0: container.width = m.size.width
+                case 1: container.width = Swift.max(0, m.size.width - 0.25)
+                case 2: container.width = m.size.width + Double(next(40))
+                case 3: container.height = m.size.height
+                case 4: container.height = Swift.max(0, m.size.height - 0.01)
+                default: container = Size(width: Double(40 + next(300)), height: next(2) == 0 ? .infinity : Double(10 + next(80)))
+                }
+            }
+        }
+        XCTAssertGreaterThan(derivable, 150, "the memo should have answered many of these")
+    }
+
     func testRandomTextsKeepTheInvariants() {
         // Deterministic pseudo-random strings mixing scripts, marks, emoji, white space and
         // the punctuation the break patches handle.

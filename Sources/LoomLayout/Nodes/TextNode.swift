@@ -5,6 +5,9 @@
 public final class TextNode: DisplayNode {
     public let attributes: TextAttributes
     public let textContainerInset: EdgeInsets
+    /// The measurer's memo for this text (touched only by the thread measuring this node,
+    /// like the element's own memo).
+    private var measurementMemo = TextMeasurementMemo()
 
     public init(attributes: TextAttributes, textContainerInset: EdgeInsets = .zero,
                 style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
@@ -21,8 +24,10 @@ public final class TextNode: DisplayNode {
         guard let measurer = context.textMeasurer else {
             preconditionFailure("a text node was laid out without a text measurer")
         }
+        measurementMemo.claim(for: measurer)
         let measured = measurer.measure(attributes, in: Size(width: Swift.max(0, container.width),
-                                                            height: Swift.max(0, container.height)))
+                                                            height: Swift.max(0, container.height)),
+                                        memo: &measurementMemo)
         // TextKit's used rect never exceeds the container.
         let textSize = Size(width: cgMin(measured.size.width, Swift.max(0, container.width)),
                             height: cgMin(measured.size.height, Swift.max(0, container.height)))

@@ -98,6 +98,49 @@ public protocol TextMeasuring: AnyObject, Sendable {
     /// Lay `text` out in a container of `containerSize` (either component may be +inf)
     /// and report the used size, lines, truncation and baseline metrics.
     func measure(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement
+    /// The same answer as `measure(_:in:)`, with a memo the caller keeps for this one text
+    /// (a text node keeps one): a measurer may remember its answers there and derive later
+    /// ones from them, and keep what it computes once per text. By default the memo is unused.
+    func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement
     /// nil when the font can be used; otherwise why not (e.g. unknown family).
     func validate(_ font: FontDescriptor) -> TextMeasuringError?
+}
+
+extension TextMeasuring {
+    public func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
+        measure(text, in: containerSize)
+    }
+}
+
+/// What a caller keeps between measurements of one text, for the measurer's use: its last
+/// two answers with their containers, and a fingerprint of the attributes. The caller only
+/// stores it; it belongs to one text and one measurer (`owner`), and is cleared when
+/// another measurer is used.
+public struct TextMeasurementMemo: Sendable {
+    public struct Entry: Sendable {
+        public var container: Size
+        public var measurement: TextMeasurement
+        public init(container: Size, measurement: TextMeasurement) {
+            self.container = container; self.measurement = measurement
+        }
+    }
+    public var recent: Entry?
+    public var earlier: Entry?
+    /// A hash of the attributes, if the measurer wants one (its own choice of hash).
+    public var attributesHash: Int?
+    public private(set) var owner: ObjectIdentifier?
+
+    public init() {}
+
+    /// Makes `measurer` the owner, forgetting what another measurer kept.
+    public mutating func claim(for measurer: TextMeasuring) {
+        let id = ObjectIdentifier(measurer)
+        if owner != id { self = TextMeasurementMemo(); owner = id }
+    }
+
+    /// Remembers an answer (the older of the two kept is forgotten).
+    public mutating func remember(_ measurement: TextMeasurement, in container: Size) {
+        earlier = recent
+        recent = Entry(container: container, measurement: measurement)
+    }
 }
