@@ -28,6 +28,14 @@ final class StackLayoutAlgorithm {
         var baseline: Double = 0
     }
 
+    /// A child (by index) and a main size for it. (A struct rather than a tuple: arrays
+    /// of tuples look their type metadata up at run time on every allocation.)
+    struct MainSize {
+        var index: Int
+        var main: Double
+        init(index: Int, main: Double) { self.index = index; self.main = main }
+    }
+
     init(spec: StackLayoutSpec, used: SizeRange, context: LayoutContext) {
         self.spec = spec
         self.used = used
@@ -88,7 +96,7 @@ final class StackLayoutAlgorithm {
 
     /// Re-measures the children named in `jobs` (child index and a main-axis size), on
     /// several threads for `concurrent` stacks, and stores the new layouts.
-    func remeasure(_ jobs: [(index: Int, main: Double)], _ body: (Int, Double) -> Layout) {
+    func remeasure(_ jobs: [MainSize], _ body: (Int, Double) -> Layout) {
         if concurrent && jobs.count > 1 {
             var results = [Layout?](repeating: nil, count: jobs.count)
             results.withUnsafeMutableBufferPointer { buf in
@@ -123,12 +131,12 @@ final class StackLayoutAlgorithm {
         layouts = [Layout](repeating: zero, count: n)
         placeholders = [Bool](repeating: true, count: n)
         let parentMain = main(parentSize)
-        var firstPass: [(index: Int, main: Double)] = []
+        var firstPass: [MainSize] = []
         firstPass.reserveCapacity(n)
         for i in 0..<n {
             let s = children[i].style
             if optimized && s.flexGrow > 0 && s.flexShrink > 0 { continue }
-            firstPass.append((i, 0))
+            firstPass.append(MainSize(index: i, main: 0))
         }
         remeasure(firstPass) { i, _ in
             let basis = children[i].style.flexBasis
@@ -204,8 +212,8 @@ final class StackLayoutAlgorithm {
         for i in range { flexSum += factor(i) }
         if flexSum == 0 {
             if optimized {
-                var flexible: [(index: Int, main: Double)] = []
-                for i in range where children[i].style.flexGrow > 0 && children[i].style.flexShrink > 0 { flexible.append((i, 0)) }
+                var flexible: [MainSize] = []
+                for i in range where children[i].style.flexGrow > 0 && children[i].style.flexShrink > 0 { flexible.append(MainSize(index: i, main: 0)) }
                 remeasure(flexible) { i, _ in
                     measureChild(i, stackMin: 0, stackMax: 0, crossMin: crossMin, crossMax: crossMax)
                 }
@@ -231,11 +239,11 @@ final class StackLayoutAlgorithm {
         for a in adjustments { remaining -= a }
         guard let first = adjustments.firstIndex(where: { $0 != 0 }) else { return }
         let lower = range.lowerBound
-        var flexing: [(index: Int, main: Double)] = []
+        var flexing: [MainSize] = []
         for (k, adjustment) in adjustments.enumerated() where adjustment != 0 {
             let i = lower + k
             let extra = (k == first && children[i].style.flexGrow > 0) ? remaining : 0
-            flexing.append((i, cgMax(main(layouts[i].size) + adjustment + extra, 0)))
+            flexing.append(MainSize(index: i, main: cgMax(main(layouts[i].size) + adjustment + extra, 0)))
         }
         remeasure(flexing) { i, target in
             measureChild(i, stackMin: target, stackMax: target, crossMin: crossMin, crossMax: crossMax)
@@ -298,10 +306,10 @@ final class StackLayoutAlgorithm {
         for li in lines.indices {
             if stretchLines { lines[li].cross += extra }
             let lineCross = lines[li].cross
-            var candidates: [(index: Int, main: Double)] = []
+            var candidates: [MainSize] = []
             for i in lines[li].range
             where alignments[i] == .stretch && lineCross - cross(layouts[i].size) > StackLayoutAlgorithm.violationEpsilon {
-                candidates.append((i, main(layouts[i].size)))
+                candidates.append(MainSize(index: i, main: main(layouts[i].size)))
             }
             if candidates.isEmpty { continue }
             remeasure(candidates) { i, s in
