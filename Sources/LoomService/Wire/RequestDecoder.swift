@@ -510,10 +510,11 @@ struct DecodeState {
             let stretch = a == .stretch || (a == .auto && effective.1 == .stretch)
             guard stretch else { continue }
             let s = child.style
+            guard s.minWidth.isFraction || s.maxWidth.isFraction || s.minHeight.isFraction || s.maxHeight.isFraction else { continue }
             for (name, d) in [("minWidth", s.minWidth), ("maxWidth", s.maxWidth), ("minHeight", s.minHeight), ("maxHeight", s.maxHeight)] where d.isFraction {
-                r.path.push("children"); r.path.push(k); r.path.push("style"); r.path.push(key: name)
-                defer { r.path.pop(); r.path.pop(); r.path.pop(); r.path.pop() }
-                throw r.fail("a fractional \(name) is undefined on a stretch-aligned stack child (Texture asserts); use points or alignSelf")
+                r.path.push("children"); r.path.push(k); r.path.push("style")
+                defer { r.path.pop(); r.path.pop(); r.path.pop() }
+                throw r.fail("a fractional \(name) is undefined on a stretch-aligned stack child (Texture asserts); use points or alignSelf", at: name)
             }
         }
         return StackLayoutSpec(direction: f.direction, spacing: f.spacing, justifyContent: f.justifyContent, alignItems: alignItems,

@@ -167,7 +167,7 @@ extension DecodeState {
         hasText = true
         var font = FontDescriptor.attributedStringDefault
         if let patch = t.font {
-            font = try checked(patch.applied(to: .attributedStringDefault), at: [.key("font")])
+            font = try checked(patch.applied(to: .attributedStringDefault), at: [.name("font")])
         } else if let problem = validate(font) {
             throw r.fail("the default font is not available: \(problem.message)")
         }
@@ -176,7 +176,7 @@ extension DecodeState {
         case (let text?, nil): spans = [TextSpan(text: text)]
         case (nil, let written?):
             spans = try written.enumerated().map { k, span in
-                let f = try span.font.map { try checked($0.applied(to: font), at: [.key("spans"), .index(k), .key("font")]) }
+                let f = try span.font.map { try checked($0.applied(to: font), at: [.name("spans"), .index(k), .name("font")]) }
                 return TextSpan(text: span.text, font: f, letterSpacing: span.letterSpacing)
             }
         case (nil, nil): throw r.fail("\(what) needs 'text' or 'spans'")

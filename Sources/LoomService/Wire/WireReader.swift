@@ -12,22 +12,35 @@ struct StaticName {
 
 /// A JSON path kept as a stack of components; rendered only for errors.
 struct JSONPath {
-    enum Component { case key(String), name(StaticName), index(Int) }
+    /// A member name that lives as long as the process, or an array index. Plain data:
+    /// pushing and popping one copies two words and counts no references.
+    struct Component {
+        /// The name's bytes; nil for an index.
+        let start: UnsafePointer<UInt8>?
+        /// The name's length, or the index.
+        let count: Int
+        static func name(_ n: StaticName) -> Component { Component(start: n.start, count: n.count) }
+        static func name(_ s: StaticString) -> Component { name(StaticName(s)) }
+        static func index(_ i: Int) -> Component { Component(start: nil, count: i) }
+    }
     var components: [Component] = []
-    @inline(__always) mutating func push(key k: String) { components.append(.key(k)) }
     @inline(__always) mutating func push(_ n: StaticName) { components.append(.name(n)) }
-    @inline(__always) mutating func push(_ s: StaticString) { components.append(.name(StaticName(s))) }
+    @inline(__always) mutating func push(_ s: StaticString) { components.append(.name(s)) }
     @inline(__always) mutating func push(_ i: Int) { components.append(.index(i)) }
     @inline(__always) mutating func pop() { components.removeLast() }
-    var rendered: String {
+    var rendered: String { rendered(appending: nil) }
+    /// The path, and then `key` (any member name: an unknown one, say) when given.
+    func rendered(appending key: String?) -> String {
         var s = ""
         for c in components {
-            switch c {
-            case .key(let k): s += s.isEmpty ? k : "." + k
-            case .name(let n): s += s.isEmpty ? n.string : "." + n.string
-            case .index(let i): s += "[\(i)]"
+            if let start = c.start {
+                let name = String(decoding: UnsafeBufferPointer(start: start, count: c.count), as: UTF8.self)
+                s += s.isEmpty ? name : "." + name
+            } else {
+                s += "[\(c.count)]"
             }
         }
+        if let key { s += s.isEmpty ? key : "." + key }
         return s
     }
 }
@@ -54,9 +67,8 @@ struct WireReader {
     func fail(_ message: String) -> WireError {
         .invalidSpec(message, path: path.components.isEmpty ? nil : path.rendered)
     }
-    mutating func fail(_ message: String, at key: String) -> WireError {
-        path.push(key: key); defer { path.pop() }
-        return .invalidSpec(message, path: path.rendered)
+    func fail(_ message: String, at key: String) -> WireError {
+        .invalidSpec(message, path: path.rendered(appending: key))
     }
     func typeError(_ expected: String, _ b: UInt8) -> WireError {
         fail("\(expected), not \(JSONScanner.kind(of: b))")
