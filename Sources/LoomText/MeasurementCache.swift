@@ -129,7 +129,8 @@ final class MeasurementCache: @unchecked Sendable {
 
         func clear() {
             lock.lock(); defer { lock.unlock() }
-            index.removeAll(); keys.removeAll(); values.removeAll(); referenced.removeAll()
+            index.removeAll(keepingCapacity: true); keys.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true); referenced.removeAll(keepingCapacity: true)
             hand = 0; hits = 0; misses = 0
         }
     }

@@ -1,5 +1,6 @@
 import CPango
 import LoomLayout
+import Synchronization
 
 // Measuring a paragraph from cached word advances instead of laying it out with Pango.
 //
@@ -111,10 +112,29 @@ struct FaceWordProfile: Sendable {
 /// units. Bounded (a full shard is emptied), sharded, one lock per shard.
 final class WordCache: @unchecked Sendable {
     struct Key: Hashable {
-        var word: String
-        var font: Int32
+        let word: String
+        let font: Int32
         /// 1: a space before the word, 2: a space after it, 4: shaped as Common script.
-        var flags: UInt8
+        let flags: UInt8
+        /// Hashed once, from the word's UTF-8 bytes (hashing a String feeds the hasher a
+        /// byte at a time), and used for the shard and the dictionary alike. Equal keys have
+        /// equal bytes (the word path's words are ASCII).
+        let hash: Int
+
+        init(word: String, font: Int32, flags: UInt8) {
+            var word = word
+            var h = Hasher()
+            word.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            h.combine(font)
+            h.combine(flags)
+            self.word = word; self.font = font; self.flags = flags
+            hash = h.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        static func == (a: Key, b: Key) -> Bool {
+            a.hash == b.hash && a.font == b.font && a.flags == b.flags && a.word == b.word
+        }
     }
 
     struct Entry {
@@ -154,8 +174,12 @@ final class WordCache: @unchecked Sendable {
     }
 
     @inline(__always) private func shard(_ key: Key) -> Shard {
-        shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+        shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))]
     }
+
+    /// Counts `clear()` calls, so that engines drop their own copies of entries too.
+    private let clears = Atomic<Int>(0)
+    var generation: Int { clears.load(ordering: .acquiring) }
 
     func get(_ key: Key) -> Entry? {
         let s = shard(key)
@@ -172,6 +196,7 @@ final class WordCache: @unchecked Sendable {
 
     func clear() {
         for s in shards { s.lock.withLock { s.map.removeAll() } }
+        clears.add(1, ordering: .releasing)
     }
 
     var count: Int { shards.reduce(0) { n, s in n + s.lock.withLock { s.map.count } } }
@@ -204,15 +229,33 @@ final class WordScratch {
     var bytes: [UInt8] = []
     var glyphs: [UInt32] = []
     var starts8: [UInt8] = []
+    /// The engine's own copy of the word entries it used lately (no lock; at most
+    /// `localWordLimit`, then emptied), valid while the shared cache's generation is.
+    var words: [WordCache.Key: WordCache.Entry] = [:]
+    var wordsGeneration = -1
+    static let localWordLimit = 8192
 }
 
 extension PangoEngine {
     /// The word advances of `word` in `font` (shaped by Pango on a miss).
     func wordAdvance(_ word: String, font: EngineFont, flags: UInt8, cache: WordCache) -> WordCache.Entry {
         let key = WordCache.Key(word: word, font: font.wordFontID(cache), flags: flags)
-        if let hit = cache.get(key) { return hit }
-        let entry = shapeWord(word, font: font, flags: flags)
-        cache.put(key, entry)
+        let scratch = wordScratch
+        let generation = cache.generation
+        if scratch.wordsGeneration != generation {
+            scratch.words.removeAll(keepingCapacity: true)
+            scratch.wordsGeneration = generation
+        }
+        if let local = scratch.words[key] { return local }
+        let entry: WordCache.Entry
+        if let hit = cache.get(key) {
+            entry = hit
+        } else {
+            entry = shapeWord(word, font: font, flags: flags)
+            cache.put(key, entry)
+        }
+        if scratch.words.count >= WordScratch.localWordLimit { scratch.words.removeAll(keepingCapacity: true) }
+        scratch.words[key] = entry
         return entry
     }
 

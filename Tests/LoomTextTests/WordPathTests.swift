@@ -82,6 +82,22 @@ final class WordPathTests: XCTestCase {
         return (attributes, Size(width: width, height: height))
     }
 
+    /// Engines keep their own copies of the word entries they use; emptying the shared
+    /// word cache must empty those too (the benchmark's fully cold rows rely on it), so the
+    /// words are shaped again and land in the shared cache again.
+    func testClearingTheWordCacheReachesEveryEngine() throws {
+        let m = try PangoTextMeasurer(cacheCapacity: 0)
+        let text = TextAttributes(spans: [TextSpan(text: "Pack my box with five dozen liquor jugs")],
+                                  font: FontDescriptor(family: "Roboto", size: 15))
+        let first = m.measure(text, in: Size(width: 120, height: .infinity))
+        XCTAssertEqual(m.measurementPaths.fromWords, 1)
+        XCTAssertEqual(m.wordCacheCount, 8, "each word once (first: space after; middle: both; last: space before)")
+        m.clearWordCache()
+        XCTAssertEqual(m.wordCacheCount, 0)
+        XCTAssertEqual(m.measure(text, in: Size(width: 120, height: .infinity)), first)
+        XCTAssertEqual(m.wordCacheCount, 8, "the words were shaped again, not taken from an engine's copy")
+    }
+
     func testWordPathAgreesWithPango() {
         var r = Rng(state: 42)
         let before = Self.withWords.measurementPaths
