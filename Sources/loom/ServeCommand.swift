@@ -32,6 +32,18 @@ struct ServeCommand: ParsableCommand {
         let level = Logger.Level(rawValue: setting(logLevel, "LOOM_LOG_LEVEL", "info")) ?? .info
         LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: level) }
         let logger = Logger(label: "loom")
+        // SIGTERM / SIGINT are taken over first, before the fonts load and long before the
+        // socket listens: libdispatch registers a signal source some time after `resume()`,
+        // and a signal that came between `SIG_IGN` and then would be lost. Until the server
+        // runs, a signal just exits; then it drains (below).
+        let shutdown = ShutdownHandler()
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let signals = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+        for source in signals {
+            source.setEventHandler { shutdown.run() }
+            source.resume()
+        }
 
         let dirs = resolveFontDirs(fontDirs)
         let measurer = try makeTextMeasurer(fontDirs: dirs)
@@ -70,22 +82,38 @@ struct ServeCommand: ParsableCommand {
 
         // SIGTERM / SIGINT: stop accepting, report not ready, finish in-flight work, exit 0.
         let drain = Double(setting(drainTimeout, "LOOM_DRAIN_TIMEOUT", 20))
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let signals = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-        for source in signals {
-            source.setEventHandler {
-                logger.info("draining", metadata: ["in_flight": "\(server.inFlight)"])
-                router.setDraining()
-                server.stopAccepting()
-                let idle = server.waitUntilIdle(timeout: drain)
-                server.stop()
-                logger.info("stopped", metadata: ["drained": "\(idle)"])
-                LogOutput.shared.flush()
-                Foundation.exit(0)
-            }
-            source.resume()
+        shutdown.install {
+            logger.info("draining", metadata: ["in_flight": "\(server.inFlight)"])
+            router.setDraining()
+            server.stopAccepting()
+            let idle = server.waitUntilIdle(timeout: drain)
+            server.stop()
+            logger.info("stopped", metadata: ["drained": "\(idle)"])
         }
-        dispatchMain()
+        withExtendedLifetime(signals) { dispatchMain() }
+    }
+}
+
+/// What SIGTERM / SIGINT do: the drain once the server runs, before that nothing; then the
+/// logs are flushed and the process exits 0. Runs once however many signals arrive.
+final class ShutdownHandler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var action: (() -> Void)?
+    private var started = false
+
+    func install(_ action: @escaping () -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        self.action = action
+    }
+
+    func run() {
+        lock.lock()
+        if started { lock.unlock(); return }
+        started = true
+        let action = self.action
+        lock.unlock()
+        action?()
+        LogOutput.shared.flush()
+        Foundation.exit(0)
     }
 }
