@@ -132,4 +132,33 @@ final class TextNodeArithmeticTests: XCTestCase {
         assertFrame(l, 1, 20, 0, 15, 37.5)
         assertSize(l, 35, 55.5)
     }
+
+    /// A measurer that answers from the memo a text node passes whenever it holds the same
+    /// container (and records the containers it really measured).
+    private final class MemoizingMeasurer: TextMeasuring, @unchecked Sendable {
+        let inner: FakeTextMeasurer
+        init(charFactor: Double) { inner = FakeTextMeasurer(charFactor: charFactor) }
+        func measure(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement { inner.measure(text, in: containerSize) }
+        func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
+            if let e = memo.recent, e.container == containerSize { return e.measurement }
+            let m = inner.measure(text, in: containerSize)
+            memo.remember(m, in: containerSize)
+            return m
+        }
+        func validate(_ font: FontDescriptor) -> TextMeasuringError? { nil }
+    }
+
+    func testTheMemoBelongsToOneMeasurer() {
+        // The same node laid out again with another measurer (its memo reset, as for another
+        // scale): the second measurer's answer, never the first one's from the node's memo.
+        let node = text("Hello", size: 10)
+        let narrow = MemoizingMeasurer(charFactor: 0.5), wide = MemoizingMeasurer(charFactor: 1)
+        assertSize(rootLayout(node, range(0, 0, 200, inf), measurer: narrow), 25, 12.5)
+        node.resetMemo()
+        assertSize(rootLayout(node, range(0, 0, 200, inf), measurer: narrow), 25, 12.5)
+        XCTAssertEqual(narrow.inner.containers.count, 1, "the second pass was answered from the memo")
+        node.resetMemo()
+        assertSize(rootLayout(node, range(0, 0, 200, inf), measurer: wide), 50, 12.5)
+        XCTAssertEqual(wide.inner.containers.count, 1)
+    }
 }

@@ -128,14 +128,15 @@ public struct TextMeasurementMemo: Sendable {
     public var earlier: Entry?
     /// A hash of the attributes, if the measurer wants one (its own choice of hash).
     public var attributesHash: Int?
-    public private(set) var owner: ObjectIdentifier?
+    /// The measurer the memo belongs to (held, so that no other measurer can ever take its
+    /// place at the same address).
+    public private(set) var owner: (any TextMeasuring)?
 
     public init() {}
 
     /// Makes `measurer` the owner, forgetting what another measurer kept.
     public mutating func claim(for measurer: TextMeasuring) {
-        let id = ObjectIdentifier(measurer)
-        if owner != id { self = TextMeasurementMemo(); owner = id }
+        if owner !== measurer { self = TextMeasurementMemo(); owner = measurer }
     }
 
     /// Remembers an answer (the older of the two kept is forgotten).
