@@ -129,6 +129,16 @@ enum TextPreparation {
         return b == 0x28 || b == 0x3C || b == 0x5B || b == 0x7B
     }
 
+    /// `chromiumBreak` between two printable ASCII characters `a` and `b` of a word (no
+    /// space or line end around them), where `before` is the character before `a` in the
+    /// word, 0 when `a` starts it (then a space, a line end or nothing precedes it).
+    @inline(__always)
+    static func chromiumBreaksInsideWord(_ before: UInt8, _ a: UInt8, _ b: UInt8) -> Bool {
+        if isASCIIAlnum(UInt32(a)) { return false }  // most pairs, decided here without a call
+        if a == 0x2D && isASCIIDigit(UInt32(b)) { return isASCIIAlnum(UInt32(before)) }
+        return chromiumBreaksBetweenASCII(UInt32(a), UInt32(b))
+    }
+
     /// Chromium's answer at the boundary before `i`, or nil when it comes from ICU's UAX #14
     /// (which Pango follows too) and needs no patch.
     @inline(__always)

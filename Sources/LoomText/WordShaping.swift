@@ -38,34 +38,35 @@ import Synchronization
 // Anything else returns nil and the caller lays the text out with Pango. The test
 // `testWordPathAgreesWithPango` compares both paths on thousands of random texts.
 
-/// Which characters of a face the word path may use.
-struct FaceWordProfile: Sendable {
+/// Which characters of a face the word path may use. Computed once per face and shared by
+/// every engine; a class, so that taking it for a measurement retains one object.
+final class FaceWordProfile: Sendable {
     /// Whether words can be shaped apart in this face at all.
-    var eligible: Bool
-    /// Printable ASCII (index = scalar value) with a glyph and no (hard) trigger.
-    var ascii: [Bool]
+    let eligible: Bool
+    /// Per ASCII character: `usableBit` (printable, with a glyph and no (hard) trigger),
+    /// `softBit` (an input of soft lookups), `letterBit` (a letter: the paragraph's script
+    /// is Latin). One table, so that reading a character of the text takes one load.
+    let asciiKind: [UInt8]
     /// The stand-alone punctuation marks with a glyph and no (hard) trigger.
-    var extra: [UInt32: Bool]
+    let extra: [UInt32: Bool]
     /// Nominal glyphs of the usable characters (ASCII by scalar value, space included).
-    var asciiGlyph: [UInt32]
-    var extraGlyph: [UInt32: UInt32]
-    /// Usable characters that are inputs of "soft" lookups (`softLookups`: contextual
-    /// lookups that involve the space and that the word path evaluates itself).
-    var softASCII: [Bool]
-    var softExtra: [UInt32: Bool]
-    var softLookups: [UInt32]
+    let asciiGlyph: [UInt32]
+    let extraGlyph: [UInt32: UInt32]
+    /// Usable marks that are inputs of "soft" lookups (`softLookups`: contextual lookups
+    /// that involve the space and that the word path evaluates itself).
+    let softExtra: [UInt32: Bool]
+    let softLookups: [UInt32]
 
+    static let usableBit: UInt8 = 1, softBit: UInt8 = 2, letterBit: UInt8 = 4
     static let standAlone: [UInt32] = [0xB7, 0x2013, 0x2014, 0x2022, 0x2026]
-    static let ineligible = FaceWordProfile(eligible: false)
 
     @inline(__always) func usable(_ v: UInt32) -> Bool {
-        if v < 0x80 { return v > 0x20 && v < 0x7F && ascii[Int(v)] }
-        return extra[v] ?? false
+        v < 0x80 ? asciiKind[Int(v)] & FaceWordProfile.usableBit != 0 : (extra[v] ?? false)
     }
 
     /// For a usable character: whether it starts soft lookup rules.
     @inline(__always) func soft(_ v: UInt32) -> Bool {
-        v < 0x80 ? softASCII[Int(v)] : (softExtra[v] ?? false)
+        v < 0x80 ? asciiKind[Int(v)] & FaceWordProfile.softBit != 0 : (softExtra[v] ?? false)
     }
 
     /// For a usable character or the space: its nominal glyph.
@@ -73,52 +74,119 @@ struct FaceWordProfile: Sendable {
         v < 0x80 ? asciiGlyph[Int(v)] : (extraGlyph[v] ?? 0)
     }
 
-    init(eligible: Bool) {
-        self.eligible = eligible; ascii = []; extra = [:]; asciiGlyph = []; extraGlyph = [:]
-        softASCII = []; softExtra = [:]; softLookups = []
+    private init(eligible: Bool, asciiKind: [UInt8], extra: [UInt32: Bool], asciiGlyph: [UInt32],
+                 extraGlyph: [UInt32: UInt32], softExtra: [UInt32: Bool], softLookups: [UInt32]) {
+        self.eligible = eligible; self.asciiKind = asciiKind; self.extra = extra; self.asciiGlyph = asciiGlyph
+        self.extraGlyph = extraGlyph; self.softExtra = softExtra; self.softLookups = softLookups
     }
 
-    init(font: UnsafeMutablePointer<PangoFont>) {
-        self.init(eligible: false)
-        guard let face = loom_font_face(font) else { return }
+    /// A face the word path does not use (nothing is usable).
+    convenience init() {
+        self.init(eligible: false, asciiKind: [UInt8](repeating: 0, count: 128), extra: [:],
+                  asciiGlyph: [UInt32](repeating: 0, count: 128), extraGlyph: [:], softExtra: [:], softLookups: [])
+    }
+
+    convenience init(font: UnsafeMutablePointer<PangoFont>) {
+        guard let face = loom_font_face(font) else { self.init(); return }
         let space = loom_nominal_glyph(font, 0x20)
         let triggers = hb_set_create(), soft = hb_set_create(), softTriggers = hb_set_create()
         defer { hb_set_destroy(triggers); hb_set_destroy(soft); hb_set_destroy(softTriggers) }
-        guard space != 0, loom_face_word_analysis(face, space, triggers, soft, softTriggers) != 0 else { return }
-        eligible = true
+        guard space != 0, loom_face_word_analysis(face, space, triggers, soft, softTriggers) != 0 else {
+            self.init(); return
+        }
         func ok(_ g: UInt32) -> Bool { g != 0 && hb_set_has(triggers, g) == 0 }
-        ascii = [Bool](repeating: false, count: 128)
-        softASCII = [Bool](repeating: false, count: 128)
-        asciiGlyph = [UInt32](repeating: 0, count: 128)
-        asciiGlyph[0x20] = space
+        var kind = [UInt8](repeating: 0, count: 128), glyphs = [UInt32](repeating: 0, count: 128)
+        glyphs[0x20] = space
         for v in UInt32(0x21)..<0x7F {
             let g = loom_nominal_glyph(font, v)
-            asciiGlyph[Int(v)] = g
-            ascii[Int(v)] = ok(g)
-            softASCII[Int(v)] = hb_set_has(softTriggers, g) != 0
+            glyphs[Int(v)] = g
+            var k: UInt8 = ok(g) ? FaceWordProfile.usableBit : 0
+            if hb_set_has(softTriggers, g) != 0 { k |= FaceWordProfile.softBit }
+            if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { k |= FaceWordProfile.letterBit }
+            kind[Int(v)] = k
         }
+        var extra: [UInt32: Bool] = [:], extraGlyph: [UInt32: UInt32] = [:], softExtra: [UInt32: Bool] = [:]
         for v in FaceWordProfile.standAlone {
             let g = loom_nominal_glyph(font, v)
             extraGlyph[v] = g
             extra[v] = ok(g)
             softExtra[v] = hb_set_has(softTriggers, g) != 0
         }
+        var lookups: [UInt32] = []
         var l = hb_codepoint_t.max  // HB_SET_VALUE_INVALID
-        while hb_set_next(soft, &l) != 0 { softLookups.append(l) }
+        while hb_set_next(soft, &l) != 0 { lookups.append(l) }
+        self.init(eligible: true, asciiKind: kind, extra: extra, asciiGlyph: glyphs, extraGlyph: extraGlyph,
+                  softExtra: softExtra, softLookups: lookups)
     }
 }
 
 /// Word advances shared by all engines: (font, word, spaces around it) → advances in Pango
 /// units. Bounded (a full shard is emptied), sharded, one lock per shard.
 final class WordCache: @unchecked Sendable {
+    /// A word of at most `maxBytes` UTF-8 bytes (nearly all words), its font and flags,
+    /// packed in integers: looking a word up builds no string, and keys compare as integers.
     struct Key: Hashable {
+        /// The word's bytes in memory order, zero-padded.
+        let b0: UInt64, b1: UInt64, b2: UInt64
+        /// The word's length in bytes (bits 0–7, never 0: a zero `meta` marks an empty slot
+        /// of `WordTable`), the flags (bits 8–15) and the font (bits 32–63).
+        let meta: UInt64
+        /// Computed once from the integers above and `WordCache.seed` (three full-width
+        /// multiplications, a fraction of what `Hasher` costs per word); picks the shard
+        /// and the slot of `WordTable`. Texts come from clients, so the shared
+        /// dictionaries hash keys with `Hasher` all the same (`hash(into:)`), and
+        /// `WordTable` bounds its probes.
+        let hash: Int
+
+        static let maxBytes = 24
+        static let empty = Key()
+
+        private init() { b0 = 0; b1 = 0; b2 = 0; meta = 0; hash = 0 }
+
+        /// `word`: 1 to `maxBytes` bytes. Flags: 1 a space before the word, 2 a space after
+        /// it, 4 shaped as Common script. `seed`: `WordCache.seed`.
+        @inline(__always)
+        init(_ word: UnsafeBufferPointer<UInt8>, font: Int32, flags: UInt8, seed: WordCache.Seed) {
+            var packed: (UInt64, UInt64, UInt64, UInt64) =
+                (0, 0, 0, UInt64(word.count) | UInt64(flags) << 8 | UInt64(UInt32(bitPattern: font)) << 32)
+            withUnsafeMutableBytes(of: &packed) { $0.copyMemory(from: UnsafeRawBufferPointer(word)) }
+            (b0, b1, b2, meta) = packed
+            let h = Key.mix(Key.mix(b0 ^ seed.0, b1 ^ seed.1) ^ seed.0, Key.mix(b2 ^ seed.2, meta ^ seed.3) ^ seed.2)
+            hash = Int(bitPattern: UInt(h))
+        }
+
+        /// Both halves of the 128-bit product, folded.
+        @inline(__always) static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+            let p = a.multipliedFullWidth(by: b)
+            return p.high ^ p.low
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(b0); hasher.combine(b1); hasher.combine(b2); hasher.combine(meta)
+        }
+        @inline(__always) static func == (a: Key, b: Key) -> Bool {
+            a.hash == b.hash && a.b0 == b.b0 && a.b1 == b.b1 && a.b2 == b.b2 && a.meta == b.meta
+        }
+    }
+
+    typealias Seed = (UInt64, UInt64, UInt64, UInt64)
+    /// Random per process (taken from `Hasher`'s seed), odd.
+    static let seed: Seed = {
+        func random(_ k: Int) -> UInt64 {
+            var h = Hasher()
+            h.combine(k)
+            return UInt64(UInt(bitPattern: h.finalize())) | 1
+        }
+        return (random(0), random(1), random(2), random(3))
+    }()
+
+    /// A longer word, by its string.
+    struct LongKey: Hashable {
         let word: String
         let font: Int32
-        /// 1: a space before the word, 2: a space after it, 4: shaped as Common script.
         let flags: UInt8
         /// Hashed once, from the word's UTF-8 bytes (hashing a String feeds the hasher a
-        /// byte at a time), and used for the shard and the dictionary alike. Equal keys have
-        /// equal bytes (the word path's words are ASCII).
+        /// byte at a time). Equal keys have equal bytes (the word path's words are ASCII).
         let hash: Int
 
         init(word: String, font: Int32, flags: UInt8) {
@@ -132,7 +200,7 @@ final class WordCache: @unchecked Sendable {
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-        static func == (a: Key, b: Key) -> Bool {
+        static func == (a: LongKey, b: LongKey) -> Bool {
             a.hash == b.hash && a.font == b.font && a.flags == b.flags && a.word == b.word
         }
     }
@@ -151,11 +219,20 @@ final class WordCache: @unchecked Sendable {
         /// ones, or not one glyph per character): then soft lookup rules cannot be
         /// evaluated on nominal glyphs, and a text that needs that goes to Pango.
         var substituted: Bool
+
+        static let invalid = Entry(word: 0, trailSpace: 0, leadSpace: 0, valid: false, substituted: true)
     }
 
     private final class Shard {
         let lock = Lock()
         var map: [Key: Entry] = [:]
+        var long: [LongKey: Entry] = [:]
+        var count: Int { map.count + long.count }
+
+        /// Makes room for one more entry (a full shard is emptied).
+        func reserve(_ perShard: Int) {
+            if count >= perShard { map.removeAll(keepingCapacity: true); long.removeAll(keepingCapacity: true) }
+        }
     }
 
     private let shards: [Shard]
@@ -173,8 +250,8 @@ final class WordCache: @unchecked Sendable {
         shards = (0..<count).map { _ in Shard() }
     }
 
-    @inline(__always) private func shard(_ key: Key) -> Shard {
-        shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))]
+    @inline(__always) private func shard(_ hash: Int) -> Shard {
+        shards[Int(UInt(bitPattern: hash) % UInt(shards.count))]
     }
 
     /// Counts `clear()` calls, so that engines drop their own copies of entries too.
@@ -182,24 +259,37 @@ final class WordCache: @unchecked Sendable {
     var generation: Int { clears.load(ordering: .acquiring) }
 
     func get(_ key: Key) -> Entry? {
-        let s = shard(key)
+        let s = shard(key.hash)
         s.lock.lock(); defer { s.lock.unlock() }
         return s.map[key]
     }
 
     func put(_ key: Key, _ entry: Entry) {
-        let s = shard(key)
+        let s = shard(key.hash)
         s.lock.lock(); defer { s.lock.unlock() }
-        if s.map.count >= perShard { s.map.removeAll(keepingCapacity: true) }
+        s.reserve(perShard)
         s.map[key] = entry
     }
 
+    func get(_ key: LongKey) -> Entry? {
+        let s = shard(key.hash)
+        s.lock.lock(); defer { s.lock.unlock() }
+        return s.long[key]
+    }
+
+    func put(_ key: LongKey, _ entry: Entry) {
+        let s = shard(key.hash)
+        s.lock.lock(); defer { s.lock.unlock() }
+        s.reserve(perShard)
+        s.long[key] = entry
+    }
+
     func clear() {
-        for s in shards { s.lock.withLock { s.map.removeAll() } }
+        for s in shards { s.lock.withLock { s.map.removeAll(); s.long.removeAll() } }
         clears.add(1, ordering: .releasing)
     }
 
-    var count: Int { shards.reduce(0) { n, s in n + s.lock.withLock { s.map.count } } }
+    var count: Int { shards.reduce(0) { n, s in n + s.lock.withLock { s.count } } }
 
     /// A small number standing for a resolved font in keys.
     func fontID(_ font: ResolvedFont) -> Int32 {
@@ -220,33 +310,126 @@ final class WordCache: @unchecked Sendable {
     }
 }
 
+/// An engine's own copy of the word entries it used lately, for words of at most
+/// `WordCache.Key.maxBytes` bytes: open addressing with linear probing over a power of two
+/// of slots that hold keys and entries by value, so a lookup takes no lock and retains
+/// nothing. A key is looked for in at most `maxProbes` slots (and, when they are all taken,
+/// replaces the entry in its first one), so words crafted to collide cost a bounded number
+/// of comparisons and then go to the shared cache. At most `limit` entries (then emptied);
+/// valid while the shared cache's `generation` is. A value type over memory that
+/// `WordScratch` owns: a measurement keeps it in a local variable (no exclusivity checks
+/// per word) and stores it back.
+struct WordTable {
+    struct Slot {
+        var key: WordCache.Key
+        var entry: WordCache.Entry
+    }
+    private var slots: UnsafeMutablePointer<Slot>? = nil
+    private var mask = 0
+    private var count = 0
+    var generation = -1
+    /// `WordCache.seed`, read once.
+    let seed = WordCache.seed
+
+    static let limit = 8192
+    static let maxProbes = 16
+    private static let initialSlots = 512
+
+    @inline(__always) func find(_ key: WordCache.Key) -> WordCache.Entry? {
+        guard let slots else { return nil }
+        var i = key.hash & mask
+        for _ in 0..<WordTable.maxProbes {
+            let slot = slots + i
+            if slot.pointee.key.meta == 0 { return nil }
+            if slot.pointee.key == key { return slot.pointee.entry }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// Adds a key that `find` did not find.
+    mutating func insert(_ key: WordCache.Key, _ entry: WordCache.Entry) {
+        if count >= WordTable.limit { removeAll() }
+        if slots == nil || (count + 1) * 2 > mask + 1 { grow() }
+        if place(key, entry) { count += 1 }
+    }
+
+    /// Stores the entry in the first free slot of the key's probes, or in its first slot
+    /// when none is free; true when it took a free slot.
+    private mutating func place(_ key: WordCache.Key, _ entry: WordCache.Entry) -> Bool {
+        guard let slots else { return false }
+        let home = key.hash & mask
+        var i = home
+        for _ in 0..<WordTable.maxProbes {
+            if slots[i].key.meta == 0 {
+                slots[i] = Slot(key: key, entry: entry)
+                return true
+            }
+            i = (i + 1) & mask
+        }
+        slots[home] = Slot(key: key, entry: entry)
+        return false
+    }
+
+    /// Doubles the slots (at most half of them taken), keeping the entries.
+    private mutating func grow() {
+        let old = slots, oldSize = old == nil ? 0 : mask + 1
+        let size = old == nil ? WordTable.initialSlots : oldSize * 2
+        let fresh = UnsafeMutablePointer<Slot>.allocate(capacity: size)
+        fresh.initialize(repeating: Slot(key: .empty, entry: .invalid), count: size)
+        slots = fresh
+        mask = size - 1
+        count = 0
+        guard let old else { return }
+        for i in 0..<oldSize where old[i].key.meta != 0 {
+            if place(old[i].key, old[i].entry) { count += 1 }
+        }
+        old.deinitialize(count: oldSize)
+        old.deallocate()
+    }
+
+    mutating func removeAll() {
+        if let slots { slots.update(repeating: Slot(key: .empty, entry: .invalid), count: mask + 1) }
+        count = 0
+    }
+
+    /// Frees the slots (by the owner, once).
+    func deallocate() {
+        guard let slots else { return }
+        slots.deinitialize(count: mask + 1)
+        slots.deallocate()
+    }
+}
+
 /// Per-engine buffers of the word path, reused between measurements.
 final class WordScratch {
     struct Line { var units: Int; var endsParagraph: Bool; var empty: Bool }
     var lines: [Line] = []
-    var starts: [Int] = []
-    var entries: [WordCache.Entry] = []
+    /// The text's bytes when it has several spans.
     var bytes: [UInt8] = []
+    /// A paragraph's nominal glyphs and where soft rules may start (`WordLineState`).
     var glyphs: [UInt32] = []
-    var starts8: [UInt8] = []
-    /// The engine's own copy of the word entries it used lately (no lock; at most
-    /// `localWordLimit`, then emptied), valid while the shared cache's generation is.
-    var words: [WordCache.Key: WordCache.Entry] = [:]
-    var wordsGeneration = -1
-    static let localWordLimit = 8192
+    var starts: [UInt8] = []
+    var words = WordTable()
+
+    deinit { words.deallocate() }
 }
 
 extension PangoEngine {
-    /// The word advances of `word` in `font` (shaped by Pango on a miss).
-    func wordAdvance(_ word: String, font: EngineFont, flags: UInt8, cache: WordCache) -> WordCache.Entry {
-        let key = WordCache.Key(word: word, font: font.wordFontID(cache), flags: flags)
-        let scratch = wordScratch
-        let generation = cache.generation
-        if scratch.wordsGeneration != generation {
-            scratch.words.removeAll(keepingCapacity: true)
-            scratch.wordsGeneration = generation
+    /// The advances of `word` (its UTF-8 bytes) in `font`: from the engine's table, else
+    /// from the shared cache, else shaped by Pango.
+    @inline(__always)
+    private func wordEntry(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, fontID: Int32, flags: UInt8,
+                           cache: WordCache, table: inout WordTable) -> WordCache.Entry {
+        guard word.count <= WordCache.Key.maxBytes else {
+            let key = WordCache.LongKey(word: String(decoding: word, as: UTF8.self), font: fontID, flags: flags)
+            if let hit = cache.get(key) { return hit }
+            let entry = shapeWord(word, font: font, flags: flags)
+            cache.put(key, entry)
+            return entry
         }
-        if let local = scratch.words[key] { return local }
+        let key = WordCache.Key(word, font: fontID, flags: flags, seed: table.seed)
+        if let local = table.find(key) { return local }
         let entry: WordCache.Entry
         if let hit = cache.get(key) {
             entry = hit
@@ -254,19 +437,18 @@ extension PangoEngine {
             entry = shapeWord(word, font: font, flags: flags)
             cache.put(key, entry)
         }
-        if scratch.words.count >= WordScratch.localWordLimit { scratch.words.removeAll(keepingCapacity: true) }
-        scratch.words[key] = entry
+        table.insert(key, entry)
         return entry
     }
 
-    private func shapeWord(_ word: String, font: EngineFont, flags: UInt8) -> WordCache.Entry {
-        let invalid = WordCache.Entry(word: 0, trailSpace: 0, leadSpace: 0, valid: false, substituted: true)
+    private func shapeWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, flags: UInt8) -> WordCache.Entry {
+        let invalid = WordCache.Entry.invalid
         guard let pangoFont = font.font else { return invalid }
         let lead = flags & 1 != 0, trail = flags & 2 != 0
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(word.utf8.count + 2)
+        bytes.reserveCapacity(word.count + 2)
         if lead { bytes.append(0x20) }
-        bytes.append(contentsOf: word.utf8)
+        bytes.append(contentsOf: word)
         if trail { bytes.append(0x20) }
         let lo = lead ? 1 : 0, hi = bytes.count - (trail ? 1 : 0)
         let script = flags & 4 != 0 ? PANGO_SCRIPT_COMMON : PANGO_SCRIPT_LATIN
@@ -277,13 +459,14 @@ extension PangoEngine {
             }
         }
         let count = Int(glyphs.pointee.num_glyphs)
+        let scalars = String(decoding: word, as: UTF8.self).unicodeScalars
         // One glyph per character (all the word path's characters are one UTF-8 sequence
         // each), each the character's nominal glyph: nothing was substituted.
-        var substituted = count != word.unicodeScalars.count + (lead ? 1 : 0) + (trail ? 1 : 0)
+        var substituted = count != scalars.count + (lead ? 1 : 0) + (trail ? 1 : 0)
         if !substituted, let profile = font.cachedProfile {
             var g = 0
             if lead { substituted = substituted || glyphs.pointee.glyphs[0].glyph != profile.glyph(0x20); g = 1 }
-            for scalar in word.unicodeScalars {
+            for scalar in scalars {
                 if glyphs.pointee.glyphs[g].glyph != profile.glyph(scalar.value) { substituted = true; break }
                 g += 1
             }
@@ -324,118 +507,45 @@ extension PangoEngine {
         guard text.truncationMode != .charWrap, let pangoFont = base.font else { return nil }
         let profile = base.wordProfile(cache, pangoFont)
         guard profile.eligible else { return nil }
-        let (scalars, _, hasLines) = TextPreparation.collapse(text.spans)
-        guard hasLines else { return nil }
 
         let width = container.width
         let limit: Int = (width.isNaN || width >= 2_000_000)
             ? Int.max : Int(Int32(((max(0, width) + 1.0 / 64) * Double(LOOM_PANGO_SCALE)).rounded(.down)))
 
-        // Lines (widths in Pango units), in buffers borrowed from the engine.
+        // Lines (widths in Pango units), in buffers borrowed from the engine (taken out, so
+        // that appending copies nothing, and put back).
         let scratch = wordScratch
-        var lines = scratch.lines, wordStarts = scratch.starts, entries = scratch.entries, bytes = scratch.bytes
-        scratch.lines = []; scratch.starts = []; scratch.entries = []; scratch.bytes = []
-        lines.removeAll(keepingCapacity: true)
-        defer { scratch.lines = lines; scratch.starts = wordStarts; scratch.entries = entries; scratch.bytes = bytes }
-
-        let n = scalars.count
-        var p = 0
-        while p <= n {
-            // Paragraph [p, e).
-            var e = p
-            while e < n && scalars[e] != "\n" { e += 1 }
-            if e == p {
-                lines.append(.init(units: 0, endsParagraph: true, empty: true))
-                p = e + 1
-                continue
-            }
-            // Check the characters, find the words and the script.
-            wordStarts.removeAll(keepingCapacity: true)
-            var latin = false
-            var needsRules = false
-            var i = p
-            while i < e {
-                let v = scalars[i].value
-                if v == 0x20 { i += 1; continue }
-                guard profile.usable(v) else { return nil }
-                if profile.soft(v) { needsRules = true }
-                if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { latin = true }
-                if i == p || scalars[i - 1] == " " {
-                    wordStarts.append(i)
-                } else {
-                    // Inside a word: both ASCII, and no break opportunity between them.
-                    let u = scalars[i - 1].value
-                    guard v < 0x80, u < 0x80, TextPreparation.chromiumBreak(scalars, i) == false else { return nil }
-                }
-                i += 1
-            }
-            let script: UInt8 = latin ? 0 : 4
-            entries.removeAll(keepingCapacity: true)
-            for k in 0..<wordStarts.count {
-                let ws = wordStarts[k]
-                var we = ws
-                bytes.removeAll(keepingCapacity: true)
-                while we < e && scalars[we] != " " {
-                    TextPreparation.appendUTF8(scalars[we], to: &bytes)
-                    we += 1
-                }
-                let word = String(decoding: bytes, as: UTF8.self)
-                let flags: UInt8 = script | (k > 0 ? 1 : 0) | (k < wordStarts.count - 1 ? 2 : 0)
-                let adv = wordAdvance(word, font: base, flags: flags, cache: cache)
-                guard adv.valid else { return nil }
-                entries.append(adv)
-            }
-            if needsRules {
-                // Contextual lookups that involve the space (Inter's case-sensitive forms,
-                // its × between digits) must change nothing anywhere in the paragraph
-                // (loom_lookup_changes_nothing). Then, with no glyph substituted in any word (each shaped as its
-                // nominal glyphs), the paragraph is its nominal glyphs when these lookups
-                // run, in Pango's shaping of the whole paragraph as in the shaping of any
-                // line of it (less context only makes a rule fail), and the words' advances
-                // add up as without them.
-                guard entries.allSatisfy({ !$0.substituted }), let face = loom_font_face(pangoFont) else { return nil }
-                var glyphs = scratch.glyphs, starts = scratch.starts8
-                glyphs.removeAll(keepingCapacity: true); starts.removeAll(keepingCapacity: true)
-                for q in p..<e {
-                    let v = scalars[q].value
-                    glyphs.append(profile.glyph(v))
-                    starts.append(v != 0x20 && profile.soft(v) ? 1 : 0)
-                }
-                var ok = true
-                for lookup in profile.softLookups where ok {
-                    ok = loom_lookup_changes_nothing(face, lookup, glyphs, Int32(glyphs.count), starts) != 0
-                }
-                scratch.glyphs = glyphs; scratch.starts8 = starts
-                guard ok else { return nil }
-            }
-            // Greedy breaking. Pango takes a break after word k when the line up to it fits
-            // with this measure: the line shaped again up to the break, its final space
-            // included (kerning nothing), less that space's advance in the paragraph's
-            // shaping (kerned against the next word). Found by scanning widths against
-            // Pango (testBreakThresholdsAgreeWithPango); it is the content width when the
-            // space does not kern.
-            var units = 0
-            var started = false
-            for k in 0..<entries.count {
-                let adv = entries[k]
-                let w = Int(adv.word)
-                let atBreak = k + 1 < entries.count ? Int(adv.trailSpace) - Int(entries[k + 1].leadSpace) : 0
-                if started {
-                    let candidate = units + Int(adv.leadSpace) + w
-                    if candidate + atBreak <= limit {
-                        units = candidate
-                        continue
-                    }
-                    lines.append(.init(units: units, endsParagraph: false, empty: false))
-                }
-                // The word starts a line: it must fit whole (break-word would cut it).
-                guard w + atBreak <= limit else { return nil }
-                units = w
-                started = true
-            }
-            lines.append(.init(units: units, endsParagraph: true, empty: false))
-            p = e + 1
+        var state = WordLineState(lines: scratch.lines, glyphs: scratch.glyphs, starts: scratch.starts,
+                                  table: scratch.words)
+        scratch.lines = []; scratch.glyphs = []; scratch.starts = []
+        defer {
+            scratch.lines = state.lines; scratch.glyphs = state.glyphs; scratch.starts = state.starts
+            scratch.words = state.table
         }
+        state.lines.removeAll(keepingCapacity: true)
+        let generation = cache.generation
+        if state.table.generation != generation {
+            state.table.removeAll()
+            state.table.generation = generation
+        }
+        let fontID = base.wordFontID(cache)
+        let spans = text.spans
+        let ok: Bool
+        if spans.count == 1 {
+            var string = spans[0].text
+            ok = string.withUTF8 { breakLines($0, profile: profile, font: base, fontID: fontID, limit: limit,
+                                              cache: cache, state: &state) }
+        } else {
+            var bytes = scratch.bytes
+            scratch.bytes = []
+            bytes.removeAll(keepingCapacity: true)
+            for span in spans { bytes.append(contentsOf: span.text.utf8) }
+            ok = bytes.withUnsafeBufferPointer { breakLines($0, profile: profile, font: base, fontID: fontID,
+                                                            limit: limit, cache: cache, state: &state) }
+            scratch.bytes = bytes
+        }
+        guard ok else { return nil }
+        let lines = state.lines
 
         // Visible lines, as measure() counts them.
         let (above, below) = base.metrics.halfLeadingSplit(lineHeight: lineHeight)
@@ -447,28 +557,218 @@ extension PangoEngine {
         if visible == 0 {
             return TextMeasurement(size: .zero, lineCount: 0, truncated: truncated, ascender: ascender, descender: descender)
         }
-        var widths = lines[0..<visible].map { Double($0.units) / Double(LOOM_PANGO_SCALE) }
+        // The widest visible line (the last one with the truncation text, if any).
+        let last = visible - 1
+        var used = Double(lines[0].units) / Double(LOOM_PANGO_SCALE)
+        for k in 1..<max(1, last) {
+            let w = Double(lines[k].units) / Double(LOOM_PANGO_SCALE)
+            if used < w { used = w }
+        }
+        var lastWidth = Double(lines[last].units) / Double(LOOM_PANGO_SCALE)
         if truncated {
-            let last = visible - 1
             let mode = text.truncationMode
             if mode != .clip {
                 if (mode == .head || mode == .middle) && !lines[last].endsParagraph { return nil }
                 let available = width.isNaN ? Double.infinity : max(0, width)
                 let token = tokenWidth(text.truncationText, font: base, spacing: 0)
                 if lines[last].empty {
-                    widths[last] = token
-                } else if widths[last] + token <= available + 1e-9 {
-                    widths[last] += token
+                    lastWidth = token
+                } else if lastWidth + token <= available + 1e-9 {
+                    lastWidth += token
                 } else {
                     return nil  // the line is cut into graphemes: Pango's cluster widths needed
                 }
             }
         }
+        if last == 0 { used = lastWidth } else if used < lastWidth { used = lastWidth }
         var height = 0.0
         for _ in 0..<visible { height += lineBox }
         height += lineSpacing * Double(visible - 1)
-        let used = widths.max() ?? 0
         return TextMeasurement(size: Size(width: used, height: height), lineCount: visible, truncated: truncated,
                                ascender: ascender, descender: descender)
     }
+
+    /// Splits the text (its UTF-8 bytes) into paragraphs and words and breaks its lines
+    /// greedily into `state.lines`; false when the text needs Pango.
+    ///
+    /// One pass over the bytes does what `TextPreparation.collapse` (CSS `pre-line`) does
+    /// with the word path's characters, without building the collapsed text: a `\r\n`, `\r`
+    /// or `\n` ends a paragraph, a word is a run of bytes other than spaces, tabs and line
+    /// ends (collapsed, the words of a paragraph are separated by one space, with none
+    /// before the first or after the last), a paragraph without words is an empty line,
+    /// except the last one after a line end (the final `\n` that CSS drops), and a text
+    /// without words or line ends has no lines (nil, as before: Pango answers). Each
+    /// paragraph is read twice: its characters and words checked and counted (the script
+    /// and the flags need the whole paragraph), then its words looked up and the lines
+    /// broken, each word's break decided once the next word's advances are known.
+    private func breakLines(_ s: UnsafeBufferPointer<UInt8>, profile: FaceWordProfile, font: EngineFont, fontID: Int32,
+                            limit: Int, cache: WordCache, state: inout WordLineState) -> Bool {
+        let n = s.count
+        let kinds = profile.asciiKind
+        var i = 0
+        var lineEnds = 0
+        while true {
+            // The paragraph [p, i): its characters (usable; ASCII inside words, with no
+            // break opportunity between them by Chromium's pair table; a mark stands alone),
+            // its words, whether a letter makes it Latin, whether soft rules need checking.
+            let p = i
+            var count = 0
+            var latin = false, needsRules = false
+            var inWord = false
+            // The previous two characters of the current word (0: none, or not ASCII).
+            var prev: UInt8 = 0, prev2: UInt8 = 0
+            while i < n {
+                let c = s[i]
+                if c == 0x20 || c == 0x09 { inWord = false; i += 1; continue }
+                if c == 0x0A || c == 0x0D { break }
+                if c < 0x80 {
+                    let kind = kinds[Int(c)]
+                    guard kind & FaceWordProfile.usableBit != 0 else { return false }
+                    if kind & FaceWordProfile.softBit != 0 { needsRules = true }
+                    if kind & FaceWordProfile.letterBit != 0 { latin = true }
+                    if inWord {
+                        guard prev != 0, !TextPreparation.chromiumBreaksInsideWord(prev2, prev, c) else { return false }
+                        prev2 = prev
+                    } else {
+                        count += 1
+                        inWord = true
+                        prev2 = 0
+                    }
+                    prev = c
+                    i += 1
+                } else {
+                    guard !inWord else { return false }
+                    let (v, length) = PangoEngine.decodeUTF8(s, i)
+                    guard profile.usable(v) else { return false }
+                    if profile.soft(v) { needsRules = true }
+                    count += 1
+                    inWord = true
+                    prev = 0
+                    i += length
+                }
+            }
+            let atEnd = i == n
+            if count == 0 {
+                if atEnd {
+                    // Nothing after the last line end (dropped), or no line at all.
+                    return lineEnds > 0
+                }
+                state.lines.append(.init(units: 0, endsParagraph: true, empty: true))
+            } else {
+                guard paragraphLines(s, p, i, words: count, script: latin ? 0 : 4, needsRules: needsRules,
+                                     profile: profile, font: font, fontID: fontID, limit: limit, cache: cache,
+                                     state: &state) else { return false }
+            }
+            if atEnd { return true }
+            i += s[i] == 0x0D && i + 1 < n && s[i + 1] == 0x0A ? 2 : 1
+            lineEnds += 1
+        }
+    }
+
+    /// The lines of the paragraph [p, e) of `s`, which has `words` words (all checked).
+    @inline(__always)
+    private func paragraphLines(_ s: UnsafeBufferPointer<UInt8>, _ p: Int, _ e: Int, words: Int, script: UInt8,
+                                needsRules: Bool, profile: FaceWordProfile, font: EngineFont, fontID: Int32,
+                                limit: Int, cache: WordCache, state: inout WordLineState) -> Bool {
+        if needsRules {
+            state.glyphs.removeAll(keepingCapacity: true)
+            state.starts.removeAll(keepingCapacity: true)
+        }
+        var substituted = false
+        var units = 0
+        var started = false
+        var previous = WordCache.Entry.invalid
+        var j = p
+        // Word k is looked up at step k, and word k − 1 placed then, knowing the advance of
+        // the space before word k (the last word is placed at step `words`).
+        for k in 0...words {
+            var next: WordCache.Entry? = nil
+            if k < words {
+                while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
+                let start = j
+                while j < e && s[j] != 0x20 && s[j] != 0x09 { j += 1 }
+                let flags: UInt8 = script | (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
+                let entry = wordEntry(UnsafeBufferPointer(rebasing: s[start..<j]), font: font, fontID: fontID,
+                                      flags: flags, cache: cache, table: &state.table)
+                guard entry.valid else { return false }
+                if entry.substituted { substituted = true }
+                if needsRules {
+                    // The paragraph's nominal glyphs (one space between words) and where
+                    // soft rules may start.
+                    if k > 0 { state.glyphs.append(profile.glyph(0x20)); state.starts.append(0) }
+                    var q = start
+                    while q < j {
+                        let (v, length) = s[q] < 0x80 ? (UInt32(s[q]), 1) : PangoEngine.decodeUTF8(s, q)
+                        state.glyphs.append(profile.glyph(v))
+                        state.starts.append(profile.soft(v) ? 1 : 0)
+                        q += length
+                    }
+                }
+                next = entry
+            }
+            if k > 0 {
+                // Greedy breaking. Pango takes a break after a word when the line up to it
+                // fits with this measure: the line shaped again up to the break, its final
+                // space included (kerning nothing), less that space's advance in the
+                // paragraph's shaping (kerned against the next word). Found by scanning
+                // widths against Pango (testBreakThresholdsAgreeWithPango); it is the
+                // content width when the space does not kern.
+                let w = Int(previous.word)
+                let atBreak = next.map { Int(previous.trailSpace) - Int($0.leadSpace) } ?? 0
+                var placed = false
+                if started {
+                    let candidate = units + Int(previous.leadSpace) + w
+                    if candidate + atBreak <= limit {
+                        units = candidate
+                        placed = true
+                    } else {
+                        state.lines.append(.init(units: units, endsParagraph: false, empty: false))
+                    }
+                }
+                if !placed {
+                    // The word starts a line: it must fit whole (break-word would cut it).
+                    guard w + atBreak <= limit else { return false }
+                    units = w
+                    started = true
+                }
+            }
+            if let next { previous = next }
+        }
+        state.lines.append(.init(units: units, endsParagraph: true, empty: false))
+        if needsRules {
+            // Contextual lookups that involve the space (Inter's case-sensitive forms, its
+            // × between digits) must change nothing anywhere in the paragraph
+            // (loom_lookup_changes_nothing). Then, with no glyph substituted in any word
+            // (each shaped as its nominal glyphs), the paragraph is its nominal glyphs when
+            // these lookups run, in Pango's shaping of the whole paragraph as in the shaping
+            // of any line of it (less context only makes a rule fail), and the words'
+            // advances add up as without them.
+            guard !substituted, let pangoFont = font.font, let face = loom_font_face(pangoFont) else { return false }
+            for lookup in profile.softLookups {
+                guard loom_lookup_changes_nothing(face, lookup, state.glyphs, Int32(state.glyphs.count), state.starts) != 0
+                else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The scalar value and length of the UTF-8 sequence starting at `i` (a lead byte of
+    /// valid UTF-8, as a String's bytes are).
+    @inline(__always)
+    static func decodeUTF8(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int) {
+        let c = s[i]
+        if c < 0xE0 { return (UInt32(c & 0x1F) << 6 | UInt32(s[i + 1] & 0x3F), 2) }
+        if c < 0xF0 { return (UInt32(c & 0x0F) << 12 | UInt32(s[i + 1] & 0x3F) << 6 | UInt32(s[i + 2] & 0x3F), 3) }
+        return (UInt32(c & 0x07) << 18 | UInt32(s[i + 1] & 0x3F) << 12 | UInt32(s[i + 2] & 0x3F) << 6
+                | UInt32(s[i + 3] & 0x3F), 4)
+    }
+}
+
+/// What a word-path measurement works in: its lines, the glyphs of a paragraph whose soft
+/// rules are checked, the engine's word table.
+struct WordLineState {
+    var lines: [WordScratch.Line]
+    var glyphs: [UInt32]
+    var starts: [UInt8]
+    var table: WordTable
 }

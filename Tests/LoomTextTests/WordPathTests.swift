@@ -208,6 +208,123 @@ final class WordPathTests: XCTestCase {
         XCTAssertEqual(mismatches, 0)
     }
 
+    /// The word path reads a text's UTF-8 bytes once (WordShaping.swift, `breakLines`),
+    /// collapsing white space as CSS `pre-line` does on its own: tabs, runs of spaces, `\r\n`
+    /// and `\r`, spaces around line ends, empty paragraphs, spaces and line ends at the start
+    /// and the end, texts in several spans (a `\r\n` cut between two of them). Its words are
+    /// keyed by length (up to 8, 16 and 24 bytes packed in integers, longer ones by string),
+    /// and characters that send a text to Pango sit next to ones that do not.
+    func testWhiteSpaceSpansAndWordLengthsAgreeWithPango() {
+        let words = ["a", "To", "fox", "jumps.", "office", "AVATAR", "T.", "@tomorrow_lazy3", "@follow_yesterday7",
+                     "abcdefghijklmnopqrstuvw", "abcdefghijklmnopqrstuvwx", "abcdefghijklmnopqrstuvwxy",
+                     "Supercalifragilisticexpialidocious", "·", "—", "…", "1-2", "(ABC)", "@handle_1", "5h", "x"]
+        let fallbacks = ["x·y", "a—b", "café", "a-1", "well-known", "a\u{00A0}b", "\u{200B}", "a\u{0B}b"]
+        let separators = [" ", " ", " ", "  ", "\t", " \t ", "\n", "\r\n", "\r", "\n\n", " \n ", "\r\n\r\n", "\r\r\n",
+                          "\n \n", "\t\r\n\t"]
+        let ends = ["", "", "", " ", "\t", "\n", "\n\n", " \r\n", "\r", "\r\n \n"]
+        let fonts = [FontDescriptor(family: "Roboto", size: 15), FontDescriptor(family: "Inter", size: 13),
+                     FontDescriptor(family: "Liberation Sans", size: 14, weight: 700)]
+        var r = Rng(state: 2024)
+        var cases: [(String, [String])] = []
+        for blank in ["", " ", "\t", "\n", "\r\n", "\r", " \n\t", "\n\n", "\r\n\r\n "] { cases.append((blank, [blank])) }
+        cases.append(("a\r\nb", ["a\r", "\nb"]))
+        cases.append(("a\r\n", ["a\r", "\n"]))
+        cases.append(("fox  jumps", ["fox ", " jumps"]))
+        cases.append(("office", ["off", "ice"]))
+        while cases.count < 3000 {
+            var text = r.pick(ends)
+            for k in 0..<(1 + r.int(r.chance(0.5) ? 4 : 16)) {
+                if k > 0 { text += r.pick(separators) }
+                text += r.chance(0.04) ? r.pick(fallbacks) : r.pick(words)
+            }
+            text += r.pick(ends)
+            // Cut into up to three spans at character boundaries (the same font throughout).
+            let scalars = Array(text.unicodeScalars)
+            var spans: [String] = []
+            var start = 0
+            for _ in 0..<r.int(3) where scalars.count > 1 {
+                let cut = start + r.int(scalars.count - start)
+                spans.append(String(String.UnicodeScalarView(scalars[start..<cut])))
+                start = cut
+            }
+            spans.append(String(String.UnicodeScalarView(scalars[start...])))
+            cases.append((text, spans))
+        }
+        let before = Self.withWords.measurementPaths
+        var mismatches = 0
+        for (index, (text, spans)) in cases.enumerated() {
+            let t = TextAttributes(spans: spans.map { TextSpan(text: $0) }, font: r.pick(fonts),
+                                   maximumNumberOfLines: r.chance(0.3) ? 1 + r.int(3) : 0,
+                                   truncationMode: r.pick([TruncationMode.tail, .wordWrap, .clip]))
+            let width: Double = r.chance(0.2) ? .infinity : Double(20 + r.int(300)) + Double(r.int(64)) / 64
+            let size = Size(width: width, height: .infinity)
+            let fast = Self.withWords.measureUncached(t, in: size)
+            let slow = Self.pangoOnly.measureUncached(t, in: size)
+            if fast != slow {
+                mismatches += 1
+                if mismatches <= 10 {
+                    XCTFail("case \(index): \(t.font) \(width) \(spans.map(\.debugDescription)): words \(fast) ≠ pango \(slow)")
+                }
+            }
+        }
+        XCTAssertEqual(mismatches, 0)
+        let after = Self.withWords.measurementPaths
+        let fromWords = after.fromWords - before.fromWords, fromLayout = after.fromLayout - before.fromLayout
+        print("white space and word lengths: \(fromWords) from words, \(fromLayout) by Pango layout")
+        XCTAssertGreaterThan(fromWords, 1000)
+        XCTAssertGreaterThan(fromLayout, 500)
+    }
+
+    /// Words that share their first 8 or 16 bytes (and their length) and differ after them
+    /// are different keys: each gets its own advances.
+    func testWordsSharingAPrefixAreDifferentKeys() {
+        let m = try! PangoTextMeasurer(cacheCapacity: 0)
+        let font = FontDescriptor(family: "Roboto", size: 15)
+        for prefix in ["Wavelets", "WaveletsWavelets", "WaveletsWaveletsWavelets"] {
+            var widths: Set<Double> = []
+            for tail in ["iiii", "WWWW", "iiWW", "mmmm", ""] {
+                for text in [prefix + tail, "a " + prefix + tail + " b"] {
+                    let t = TextAttributes(spans: [TextSpan(text: text)], font: font)
+                    let size = Size(width: Double.infinity, height: .infinity)
+                    let fast = m.measureUncached(t, in: size)
+                    XCTAssertEqual(fast, Self.pangoOnly.measureUncached(t, in: size), text)
+                    if !text.hasPrefix("a ") { widths.insert(fast.size.width) }
+                }
+            }
+            XCTAssertEqual(widths.count, 5, prefix)
+        }
+        XCTAssertEqual(m.measurementPaths.fromLayout, 0)
+    }
+
+    /// More distinct words than an engine's word table holds (it grows, then is emptied and
+    /// filled again): every answer still agrees with Pango, and measuring again (from the
+    /// table) gives the same answers.
+    func testManyDistinctWordsAgreeWithPango() {
+        let m = try! PangoTextMeasurer(cacheCapacity: 0)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var r = Rng(state: 5)
+        var texts: [TextAttributes] = []
+        for _ in 0..<1500 {
+            let words = (0..<(4 + r.int(8))).map { _ in String((0..<(1 + r.int(r.chance(0.2) ? 28 : 9))).map { _ in r.pick(letters) }) }
+            texts.append(TextAttributes(spans: [TextSpan(text: words.joined(separator: " "))],
+                                        font: FontDescriptor(family: "Roboto", size: 14)))
+        }
+        let size = Size(width: 500, height: .infinity)
+        let first = texts.map { m.measureUncached($0, in: size) }
+        XCTAssertGreaterThan(m.wordCacheCount, 8192, "more than an engine's table holds")
+        var mismatches = 0
+        for (index, text) in texts.enumerated() {
+            let again = m.measureUncached(text, in: size)
+            let slow = Self.pangoOnly.measureUncached(text, in: size)
+            if first[index] != slow || again != slow {
+                mismatches += 1
+                if mismatches <= 10 { XCTFail("\(text.string.debugDescription): \(first[index]), again \(again) ≠ pango \(slow)") }
+            }
+        }
+        XCTAssertEqual(mismatches, 0)
+        XCTAssertEqual(m.measurementPaths.fromLayout, 0)
+    }
+
     /// Four threads on one measurer with a tiny word cache (constant eviction) give the
     /// sequential answers, for every kind of text (the Pango path included: its line breaks
     /// once depended on which thread first loaded a font; ConcurrencyTests).
