@@ -417,6 +417,15 @@ final class DecoderErrorTests: XCTestCase {
         XCTAssertEqual(Svc.error(outcome.body)["code"] as? String, "too_large")
     }
 
+    func testPathOfAnErrorFarDown() {
+        // 150 inset → stack levels: a path of 302 components, beyond what the path keeps
+        // room for at first (it grows), each named exactly.
+        var e = #"{"type": "node", "style": {"width": -1}}"#
+        for _ in 0..<150 { e = #"{"type": "inset", "insets": {"top": 1}, "child": {"type": "stack", "children": [\#(e)]}}"# }
+        assertError(request(e), path: "root" + String(repeating: ".child.children[0]", count: 150) + ".style.width",
+                    message: "must be >= 0")
+    }
+
     func testNodeCountOverTheLimit() {
         let limits = DecodeLimits(maxDepth: 100, maxNodes: 100)
         func stack(_ n: Int) -> String {

@@ -78,7 +78,7 @@ public struct RequestDecoder {
 }
 
 /// The decoding of one request: the reader, the element count, the ids seen.
-struct DecodeState {
+struct DecodeState: ~Copyable {
     var r: WireReader
     let limits: DecodeLimits
     let textMeasurer: TextMeasuring?

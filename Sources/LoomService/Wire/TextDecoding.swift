@@ -148,7 +148,7 @@ extension DecodeState {
     /// A font the measurer has (the error names `family` under the font's path).
     private mutating func checked(_ font: FontDescriptor, at components: [JSONPath.Component]) throws -> FontDescriptor {
         guard let problem = validate(font) else { return font }
-        r.path.components += components
+        for c in components { r.path.push(c) }
         throw r.fail(problem.message, at: "family")
     }
 

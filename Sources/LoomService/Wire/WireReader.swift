@@ -11,7 +11,7 @@ struct StaticName {
 }
 
 /// A JSON path kept as a stack of components; rendered only for errors.
-struct JSONPath {
+struct JSONPath: ~Copyable {
     /// A member name that lives as long as the process, or an array index. Plain data:
     /// pushing and popping one copies two words and counts no references.
     struct Component {
@@ -23,11 +23,38 @@ struct JSONPath {
         static func name(_ s: StaticString) -> Component { name(StaticName(s)) }
         static func index(_ i: Int) -> Component { Component(start: nil, count: i) }
     }
-    var components: [Component] = []
-    @inline(__always) mutating func push(_ n: StaticName) { components.append(.name(n)) }
-    @inline(__always) mutating func push(_ s: StaticString) { components.append(.name(s)) }
-    @inline(__always) mutating func push(_ i: Int) { components.append(.index(i)) }
-    @inline(__always) mutating func pop() { components.removeLast() }
+    /// The components, in a buffer this path owns (non-copyable, so no other value can
+    /// share or outlive it): a push is a store and an increment.
+    private var base: UnsafeMutablePointer<Component>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init() {
+        capacity = 64
+        base = .allocate(capacity: capacity)
+    }
+    deinit { base.deallocate() }
+
+    var components: UnsafeBufferPointer<Component> { UnsafeBufferPointer(start: base, count: count) }
+    var isEmpty: Bool { count == 0 }
+
+    @inline(__always) mutating func push(_ c: Component) {
+        if count == capacity { grow() }
+        base[count] = c
+        count += 1
+    }
+    @inline(__always) mutating func push(_ n: StaticName) { push(.name(n)) }
+    @inline(__always) mutating func push(_ s: StaticString) { push(.name(s)) }
+    @inline(__always) mutating func push(_ i: Int) { push(.index(i)) }
+    @inline(__always) mutating func pop() { count -= 1 }
+
+    private mutating func grow() {
+        let bigger = UnsafeMutablePointer<Component>.allocate(capacity: capacity * 2)
+        bigger.initialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
     var rendered: String { rendered(appending: nil) }
     /// The path, and then `key` (any member name: an unknown one, say) when given.
     func rendered(appending key: String?) -> String {
@@ -48,7 +75,7 @@ struct JSONPath {
 /// Reads typed wire values (numbers, Dimensions, sizes, insets, enum names …) from the
 /// scanner, with the wire format's messages and the path of the value in every error.
 /// Called with the value's member name already on `path`.
-struct WireReader {
+struct WireReader: ~Copyable {
     var scanner: JSONScanner
     var path = JSONPath()
     /// Tables held here rather than read from their statics (each static read checks that
@@ -58,14 +85,13 @@ struct WireReader {
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxNesting: Int) {
         scanner = JSONScanner(bytes: bytes, maxDepth: maxNesting)
-        path.components.reserveCapacity(64)
     }
 
     // MARK: errors
 
     /// An error at the current path (none at the top level, rather than an empty path).
     func fail(_ message: String) -> WireError {
-        .invalidSpec(message, path: path.components.isEmpty ? nil : path.rendered)
+        .invalidSpec(message, path: path.isEmpty ? nil : path.rendered)
     }
     func fail(_ message: String, at key: String) -> WireError {
         .invalidSpec(message, path: path.rendered(appending: key))
