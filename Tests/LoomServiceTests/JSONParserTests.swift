@@ -292,4 +292,29 @@ final class JSONParserTests: XCTestCase {
         XCTAssertTrue(message.contains("column 2"), message)
         XCTAssertNil(error["path"])
     }
+
+    /// Strings are scanned eight bytes at a time: a quote, an escape, a control character
+    /// or a non-ASCII byte at every position of the first words (and after them) must end
+    /// the fast scan exactly there.
+    func testStringsWithSpecialBytesAtEveryPosition() throws {
+        let specials: [(json: String, value: String)] = [("\\\"", "\""), ("\\\\", "\\"), ("\\n", "\n"), ("\\u00e9", "é"),
+                                                         ("é", "é"), ("😀", "😀"), ("\\/", "/")]
+        for length in 0..<20 {
+            for position in 0...length {
+                for (json, value) in specials {
+                    let plain = String(repeating: "a", count: length)
+                    let raw = String(plain.prefix(position)) + json + String(plain.dropFirst(position))
+                    let expected = String(plain.prefix(position)) + value + String(plain.dropFirst(position))
+                    XCTAssertEqual(try parse("[\"\(raw)\", 1]"), .array([.string(expected), .number(1)]), raw)
+                }
+                // Plain strings of every length, closed right at each position.
+                XCTAssertEqual(try parse("{\"\(String(repeating: "b", count: position))\": \"x\"}"),
+                               .object([JSONMember(String(repeating: "b", count: position), .string("x"))]))
+                // A raw control character is an error wherever it is.
+                var bytes = Array("[\"\(String(repeating: "a", count: length))\"]".utf8)
+                bytes.insert(0x01, at: 2 + position)
+                XCTAssertNotNil(parseError(bytes), "control character at \(position) of \(length)")
+            }
+        }
+    }
 }

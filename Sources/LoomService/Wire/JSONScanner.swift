@@ -287,7 +287,25 @@ struct JSONScanner {
     @inline(__always) mutating func stringToken() throws -> StringToken {
         let open = i
         var k = i + 1
-        // Fast path: ASCII without escapes or control characters.
+        // Fast path: ASCII without escapes or control characters, eight bytes at a time
+        // while eight remain: the lowest byte that is '"', '\\', below 0x20 or above 0x7F
+        // (each test flags its true matches, and wrongly only bytes above one).
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            while k + 8 <= bytes.count {
+                let w = UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self))
+                let quote = w ^ 0x2222_2222_2222_2222, backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let flagged = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                               | ((w &- 0x2020_2020_2020_2020) & ~w) | w) & highs
+                if flagged != 0 {
+                    let j = k + flagged.trailingZeroBitCount / 8
+                    guard base[j] == UInt8(ascii: "\"") else { return try stringTokenSlow() }
+                    i = j + 1
+                    return StringToken(start: open + 1, end: j, escaped: false, ascii: true, open: open)
+                }
+                k += 8
+            }
+        }
         while k < bytes.count {
             let b = bytes[k]
             if b == UInt8(ascii: "\"") {

@@ -96,6 +96,7 @@ struct DecodeState: ~Copyable {
     let directionNames = DecodeState.directions
     let justifyNames = DecodeState.justifyContents
     let alignItemsNames = DecodeState.alignItemsValues
+    let allowedFieldMasks = DecodeState.allowedFields
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits, textMeasurer: TextMeasuring?) {
         r = WireReader(bytes: bytes, maxNesting: limits.jsonNesting)
@@ -435,7 +436,7 @@ struct DecodeState: ~Copyable {
 
     /// The element `f` describes, after checking its members against its type.
     @inline(never) private mutating func build(_ type: ElementType, _ f: inout ElementFields, seen: UInt64, unknown: String?) throws -> LayoutElement {
-        let misplaced = seen & ~Self.allowedFields[f.typeIndex]
+        let misplaced = seen & ~allowedFieldMasks[f.typeIndex]
         func need(_ field: ElementField, _ value: LayoutElement?, _ r: inout WireReader) throws -> LayoutElement {
             guard let value else { throw r.fail("this spec needs '\(field.name)' (one element)", at: field.name) }
             return value
