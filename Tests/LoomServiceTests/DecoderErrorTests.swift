@@ -426,6 +426,22 @@ final class DecoderErrorTests: XCTestCase {
                     message: "must be >= 0")
     }
 
+    func testShortNamesAreMatchedWhole() {
+        // Names shorter than 8 bytes are read as one 8-byte word when 8 bytes follow their
+        // start, masked to their length: a prefix or an extension of a known name is unknown,
+        // wherever it sits (the end of the body included).
+        assertError(request(#"{"typ": 1, "type": "node"}"#), path: "root.typ", message: "unknown field 'typ'")
+        assertError(request(#"{"type": "node", "styl": {}}"#), path: "root.styl", message: "unknown field 'styl'")
+        assertError(request(#"{"type": "node", "styles": {}}"#), path: "root.styles")
+        assertError(request(#"{"type": "stack", "alignItems": "star"}"#), path: "root.alignItems", message: "'star' is not one of")
+        assertError(request(#"{"type": "stack", "alignItems": "starts"}"#), path: "root.alignItems")
+        assertError(request(#"{"type": "nod"}"#), path: "root.type", message: "unknown element type 'nod'")
+        XCTAssertNotNil(decode(#"{"root":{"type":"spacer"}}"#))
+        XCTAssertNotNil(decode(#"{"root":{"type":"stack","alignItems":"end"}}"#))
+        assertError(#"{"root":{"type":"stack","alignItems":"en"}}"#, path: "root.alignItems")
+        assertError(#"{"root":{"type":"node","id":"a","x":1}}"#, path: "root.x")
+    }
+
     func testNodeCountOverTheLimit() {
         let limits = DecodeLimits(maxDepth: 100, maxNodes: 100)
         func stack(_ n: Int) -> String {

@@ -53,17 +53,18 @@ struct NameTable<Value> {
         return UnsafeBufferPointer(start: copy, count: a.count)
     }
 
-    func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Value? {
-        index(of: name).map { values[$0] }
+    func lookup(_ name: UnsafeBufferPointer<UInt8>, readable: Int = 0) -> Value? {
+        index(of: name, readable: readable).map { values[$0] }
     }
 
-    /// The position of `name` in `names`.
-    @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// The position of `name` in `names`. `readable`: bytes that may be read from the
+    /// name's start (at least its length; 8 or more lets a short name load as one word).
+    @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>, readable: Int = 0) -> Int? {
         let n = name.count
         guard n + 1 < starts.count, let p = name.baseAddress else { return nil }
         // Names of up to 16 bytes compare as two 8-byte words (overlapping when shorter).
         if n <= 16 {
-            let (head, tail) = Self.words(p, n)
+            let (head, tail) = n < 8 && readable >= 8 ? Self.shortWord(p, n) : Self.words(p, n)
             for k in starts[n] ..< starts[n + 1] where words[k].head == head && words[k].tail == tail {
                 return entries[k].index
             }
@@ -77,6 +78,12 @@ struct NameTable<Value> {
             return entries[k].index
         }
         return nil
+    }
+
+    /// `words` of a name shorter than 8 bytes, from one 8-byte load (8 bytes are readable).
+    @inline(__always) private static func shortWord(_ p: UnsafePointer<UInt8>, _ n: Int) -> (head: UInt64, tail: UInt64) {
+        let w = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) & ((1 << UInt64(8 * n)) - 1)
+        return (w, w)
     }
 
     /// The first and the last 8 bytes of a name of up to 16 bytes (shorter names: the bytes
