@@ -11,8 +11,9 @@ struct NameTable<Value> {
     /// (where the name is in `storage`, its index in `names`), sorted by name length.
     private let entries: UnsafeBufferPointer<(offset: Int, index: Int)>
     let values: [Value]
-    /// `Self.words` of each entry's name (names of up to 16 bytes).
-    private let words: UnsafeBufferPointer<(head: UInt64, tail: UInt64)>
+    /// `Self.words` of each entry's name (names of up to 16 bytes), with the entry's index
+    /// next to them (a match reads nothing else).
+    private let words: UnsafeBufferPointer<(head: UInt64, tail: UInt64, index: Int)>
     /// Entries of length `n` are `entries[starts[n] ..< starts[n + 1]]`.
     private let starts: UnsafeBufferPointer<Int>
     let names: [String]
@@ -33,7 +34,8 @@ struct NameTable<Value> {
         let words = storage.withUnsafeBufferPointer { s in
             entries.map { e in
                 let length = pairs[e.index].0.utf8.count
-                return length <= 16 ? Self.words(s.baseAddress! + e.offset, length) : (0, 0)
+                let (head, tail) = length <= 16 ? Self.words(s.baseAddress! + e.offset, length) : (0, 0)
+                return (head: head, tail: tail, index: e.index)
             }
         }
         self.storage = Self.immortal(storage); self.entries = Self.immortal(entries)
@@ -66,7 +68,7 @@ struct NameTable<Value> {
         if n <= 16 {
             let (head, tail) = n < 8 && readable >= 8 ? Self.shortWord(p, n) : Self.words(p, n)
             for k in starts[n] ..< starts[n + 1] where words[k].head == head && words[k].tail == tail {
-                return entries[k].index
+                return words[k].index
             }
             return nil
         }
