@@ -97,6 +97,7 @@ struct DecodeState: ~Copyable {
     let justifyNames = DecodeState.justifyContents
     let alignItemsNames = DecodeState.alignItemsValues
     let allowedFieldMasks = DecodeState.allowedFields
+    let fontFieldNames = DecodeState.fontFields
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits, textMeasurer: TextMeasuring?) {
         r = WireReader(bytes: bytes, maxNesting: limits.jsonNesting)

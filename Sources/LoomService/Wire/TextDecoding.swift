@@ -81,9 +81,9 @@ extension DecodeState {
         var seen: UInt64 = 0, unknown: String?
         if try r.beginObject("font") {
             repeat {
-                guard let k = try r.member(Self.fontFields, seen: &seen, unknown: &unknown) else { continue }
-                r.path.push(Self.fontFields.staticNames[k])
-                switch Self.fontFields.values[k] {
+                guard let k = try r.member(fontFieldNames, seen: &seen, unknown: &unknown) else { continue }
+                r.path.push(fontFieldNames.staticNames[k])
+                switch fontFieldNames.values[k] {
                 case .family:
                     let name = try r.string()
                     guard !name.isEmpty else { throw r.fail("family must not be empty") }
@@ -146,9 +146,9 @@ extension DecodeState {
     }
 
     /// A font the measurer has (the error names `family` under the font's path).
-    private mutating func checked(_ font: FontDescriptor, at components: [JSONPath.Component]) throws -> FontDescriptor {
+    private mutating func checked(_ font: FontDescriptor, at components: @autoclosure () -> [JSONPath.Component]) throws -> FontDescriptor {
         guard let problem = validate(font) else { return font }
-        for c in components { r.path.push(c) }
+        for c in components() { r.path.push(c) }
         throw r.fail(problem.message, at: "family")
     }
 
