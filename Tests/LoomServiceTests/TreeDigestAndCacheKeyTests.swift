@@ -106,6 +106,17 @@ final class TreeDigestAndCacheKeyTests: XCTestCase {
         assertSameKey([bare, full, spelled])
     }
 
+    func testFamilyNamesMatchWhateverTheirCase() {
+        // Families match case-insensitively, so the key does not see the case (ASCII names
+        // lowercased byte by byte, others by Unicode rules).
+        func tree(_ family: String) -> String {
+            #"{"sizeRange": {"max": {"width": 300, "height": null}}, "root": {"type": "text", "text": "Hi", "font": {"family": "\#(family)"}}}"#
+        }
+        assertSameKey([tree("Helvetica"), tree("helvetica"), tree("HELVETICA"), tree("hElVeTiCa")])
+        let service = newService()
+        XCTAssertNotEqual(run(tree("Helvetica"), service).key, run(tree("Courier"), service).key)
+    }
+
     func testBooleanFlexFactorsAndSizeAliases() {
         let stack = #"{"sizeRange": {"min": {"width": 300, "height": 100}, "max": {"width": 300, "height": 100}}, "root": {"type": "stack", "alignItems": "start", "children": [%A%, %B%]}}"#
         func tree(_ a: String, _ b: String) -> String {

@@ -262,7 +262,21 @@ struct CanonicalBytes {
     mutating func optionalSize(_ s: Size?) {
         if let s { byte(1); double(s.width); double(s.height) } else { byte(0) }
     }
-    mutating func font(_ f: FontDescriptor) { string(f.family.lowercased()); double(f.size); u64(UInt64(f.weight)); byte(f.italic ? 1 : 0) }
+    mutating func font(_ f: FontDescriptor) { lowercased(f.family); double(f.size); u64(UInt64(f.weight)); byte(f.italic ? 1 : 0) }
+    /// `string(s.lowercased())` (families match case-insensitively), an ASCII name
+    /// lowercased straight into the buffer.
+    private mutating func lowercased(_ s: String) {
+        var s = s
+        let done = s.withUTF8 { utf8 -> Bool in
+            guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+            u64(UInt64(utf8.count))
+            guard utf8.count > 0 else { return true }
+            let out = claim(utf8.count)
+            for (k, b) in utf8.enumerated() { out[k] = b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+            return true
+        }
+        if !done { string(s.lowercased()) }
+    }
 
     /// The style fields that differ from the defaults: a bit mask, then their values.
     mutating func style(_ s: LayoutElementStyle) {
