@@ -258,30 +258,21 @@ final class WordCache: @unchecked Sendable {
     private let clears = Atomic<Int>(0)
     var generation: Int { clears.load(ordering: .acquiring) }
 
-    func get(_ key: Key) -> Entry? {
-        let s = shard(key.hash)
+    /// `body` on the shard of `hash`, under its lock.
+    @inline(__always) private func locked<T>(_ hash: Int, _ body: (Shard) -> T) -> T {
+        let s = shard(hash)
         s.lock.lock(); defer { s.lock.unlock() }
-        return s.map[key]
+        return body(s)
     }
+
+    func get(_ key: Key) -> Entry? { locked(key.hash) { $0.map[key] } }
+    func get(_ key: LongKey) -> Entry? { locked(key.hash) { $0.long[key] } }
 
     func put(_ key: Key, _ entry: Entry) {
-        let s = shard(key.hash)
-        s.lock.lock(); defer { s.lock.unlock() }
-        s.reserve(perShard)
-        s.map[key] = entry
+        locked(key.hash) { $0.reserve(perShard); $0.map[key] = entry }
     }
-
-    func get(_ key: LongKey) -> Entry? {
-        let s = shard(key.hash)
-        s.lock.lock(); defer { s.lock.unlock() }
-        return s.long[key]
-    }
-
     func put(_ key: LongKey, _ entry: Entry) {
-        let s = shard(key.hash)
-        s.lock.lock(); defer { s.lock.unlock() }
-        s.reserve(perShard)
-        s.long[key] = entry
+        locked(key.hash) { $0.reserve(perShard); $0.long[key] = entry }
     }
 
     func clear() {

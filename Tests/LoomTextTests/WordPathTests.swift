@@ -24,6 +24,28 @@ final class WordPathTests: XCTestCase {
         mutating func chance(_ p: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < p }
     }
 
+    /// Measures `text` from words and by a Pango layout; a disagreement is counted and, for
+    /// the first ten, reported with `label`.
+    func compare(_ text: TextAttributes, _ size: Size, _ mismatches: inout Int, _ label: @autoclosure () -> String,
+                 file: StaticString = #filePath, line: UInt = #line) {
+        let fast = Self.withWords.measureUncached(text, in: size)
+        let slow = Self.pangoOnly.measureUncached(text, in: size)
+        guard fast != slow else { return }
+        mismatches += 1
+        if mismatches <= 10 { XCTFail("\(label()): words \(fast) ≠ pango \(slow)", file: file, line: line) }
+    }
+
+    /// More than `fromWords` texts were measured from words and more than `fromLayout` by a
+    /// Pango layout since `before` (a generator meant to exercise both paths does).
+    func assertPaths(since before: (fromWords: Int, fromLayout: Int), _ label: String, fromWords: Int, fromLayout: Int,
+                     file: StaticString = #filePath, line: UInt = #line) {
+        let after = Self.withWords.measurementPaths
+        let words = after.fromWords - before.fromWords, layouts = after.fromLayout - before.fromLayout
+        print("\(label): \(words) from words, \(layouts) by Pango layout")
+        XCTAssertGreaterThan(words, fromWords, file: file, line: line)
+        XCTAssertGreaterThan(layouts, fromLayout, file: file, line: line)
+    }
+
     /// Words chosen for kerning against spaces and each other (T, A, Y, L, P, V, W, quotes,
     /// periods, commas), ligatures (fi, fl, ff), the triggers of Inter's contextual forms
     /// (x, @, -, :, brackets), digits-only paragraphs (Common script), break opportunities
@@ -104,24 +126,13 @@ final class WordPathTests: XCTestCase {
         var mismatches = 0
         for index in 0..<6000 {
             let (text, size) = Self.randomCase(&r)
-            let fast = Self.withWords.measureUncached(text, in: size)
-            let slow = Self.pangoOnly.measureUncached(text, in: size)
-            if fast != slow {
-                mismatches += 1
-                if mismatches <= 10 {
-                    XCTFail("case \(index): \(text.font) \(size) lines \(text.maximumNumberOfLines) \(text.truncationMode) "
-                            + "\(text.string.debugDescription): words \(fast) ≠ pango \(slow)")
-                }
-            }
+            compare(text, size, &mismatches,
+                    "case \(index): \(text.font) \(size) lines \(text.maximumNumberOfLines) \(text.truncationMode) "
+                    + "\(text.string.debugDescription)")
         }
         XCTAssertEqual(mismatches, 0)
-        let after = Self.withWords.measurementPaths
-        let fromWords = after.fromWords - before.fromWords
-        let fromLayout = after.fromLayout - before.fromLayout
-        print("word path: \(fromWords) from words, \(fromLayout) by Pango layout")
         // The generator is meant to exercise the word path (most cases) and the fallbacks.
-        XCTAssertGreaterThan(fromWords, 2500)
-        XCTAssertGreaterThan(fromLayout, 500)
+        assertPaths(since: before, "word path", fromWords: 2500, fromLayout: 500)
     }
 
     /// Inter's contextual lookups that involve the space (case-sensitive punctuation next to
@@ -148,21 +159,12 @@ final class WordPathTests: XCTestCase {
                                    maximumNumberOfLines: r.chance(0.3) ? 1 + r.int(2) : 0, truncationMode: .tail)
             for width in [Double.infinity, Double(30 + r.int(200)) + Double(r.int(64)) / 64] {
                 let size = Size(width: width, height: .infinity)
-                let fast = Self.withWords.measureUncached(t, in: size)
-                let slow = Self.pangoOnly.measureUncached(t, in: size)
-                if fast != slow {
-                    mismatches += 1
-                    if mismatches <= 10 { XCTFail("case \(index): \(t.font) \(width) \(text.debugDescription): words \(fast) ≠ pango \(slow)") }
-                }
+                compare(t, size, &mismatches, "case \(index): \(t.font) \(width) \(text.debugDescription)")
             }
         }
         XCTAssertEqual(mismatches, 0)
-        let after = Self.withWords.measurementPaths
-        let fromWords = after.fromWords - before.fromWords, fromLayout = after.fromLayout - before.fromLayout
-        print("contextual forms: \(fromWords) from words, \(fromLayout) by Pango layout")
         // Both kinds occur: texts where the lookups act (Pango) and where they do not (words).
-        XCTAssertGreaterThan(fromWords, 700)
-        XCTAssertGreaterThan(fromLayout, 300)
+        assertPaths(since: before, "contextual forms", fromWords: 700, fromLayout: 300)
         // The feed's time stamps are measured from words.
         let stamp = TextAttributes(spans: [TextSpan(text: "@handle_1 · 5h")], font: FontDescriptor(family: "Inter", size: 13))
         let b2 = Self.withWords.measurementPaths
@@ -196,12 +198,7 @@ final class WordPathTests: XCTestCase {
                 let t = TextAttributes(spans: [TextSpan(text: text)], font: font)
                 for step in 0..<1000 {
                     let size = Size(width: 15 + Double(step) / 8, height: .infinity)
-                    let fast = Self.withWords.measureUncached(t, in: size)
-                    let slow = Self.pangoOnly.measureUncached(t, in: size)
-                    if fast != slow {
-                        mismatches += 1
-                        if mismatches <= 10 { XCTFail("\(font) \(text.debugDescription) at \(size.width): \(fast) ≠ \(slow)") }
-                    }
+                    compare(t, size, &mismatches, "\(font) \(text.debugDescription) at \(size.width)")
                 }
             }
         }
@@ -258,21 +255,10 @@ final class WordPathTests: XCTestCase {
                                    truncationMode: r.pick([TruncationMode.tail, .wordWrap, .clip]))
             let width: Double = r.chance(0.2) ? .infinity : Double(20 + r.int(300)) + Double(r.int(64)) / 64
             let size = Size(width: width, height: .infinity)
-            let fast = Self.withWords.measureUncached(t, in: size)
-            let slow = Self.pangoOnly.measureUncached(t, in: size)
-            if fast != slow {
-                mismatches += 1
-                if mismatches <= 10 {
-                    XCTFail("case \(index): \(t.font) \(width) \(spans.map(\.debugDescription)): words \(fast) ≠ pango \(slow)")
-                }
-            }
+            compare(t, size, &mismatches, "case \(index): \(t.font) \(width) \(spans.map(\.debugDescription))")
         }
         XCTAssertEqual(mismatches, 0)
-        let after = Self.withWords.measurementPaths
-        let fromWords = after.fromWords - before.fromWords, fromLayout = after.fromLayout - before.fromLayout
-        print("white space and word lengths: \(fromWords) from words, \(fromLayout) by Pango layout")
-        XCTAssertGreaterThan(fromWords, 1000)
-        XCTAssertGreaterThan(fromLayout, 500)
+        assertPaths(since: before, "white space and word lengths", fromWords: 1000, fromLayout: 500)
     }
 
     /// Words that share their first 8 or 16 bytes (and their length) and differ after them
