@@ -46,26 +46,47 @@ final class MeasurementCache: @unchecked Sendable {
         /// Keys are equal only when their hashes are, so canonically equivalent strings
         /// with different bytes (which Pango may shape differently) are different keys.
         static func fingerprint(_ a: TextAttributes) -> Int {
+            // Helpers take the hasher inout: captured by nested functions it would live in a
+            // box with a run-time exclusivity check on every use.
             var h = Hasher()
-            func add(_ s: String) {
-                var s = s
-                s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
-                h.combine(s.utf8.count)
-            }
-            func add(_ f: FontDescriptor) {
-                add(f.family); h.combine(f.size); h.combine(f.weight); h.combine(f.italic)
-            }
             h.combine(a.spans.count)
             for span in a.spans {
-                add(span.text)
-                if let f = span.font { h.combine(1 as UInt8); add(f) } else { h.combine(0 as UInt8) }
-                h.combine(span.letterSpacing)
+                combine(span.text, into: &h)
+                h.combine(span.letterSpacing?.bitPattern ?? 0)
+                h.combine(span.letterSpacing == nil)
+                if let f = span.font { h.combine(true); combine(f, into: &h) } else { h.combine(false) }
             }
-            add(a.font)
-            h.combine(a.lineHeight); h.combine(a.lineSpacing); h.combine(a.letterSpacing)
-            h.combine(a.alignment); h.combine(a.maximumNumberOfLines); h.combine(a.truncationMode)
-            add(a.truncationText)
+            combine(a.font, into: &h)
+            h.combine(a.lineHeight?.bitPattern ?? 0)
+            h.combine(a.lineHeight == nil)
+            h.combine(a.lineSpacing.bitPattern)
+            h.combine(a.letterSpacing.bitPattern)
+            h.combine(code(a.alignment))
+            h.combine(a.maximumNumberOfLines)
+            h.combine(code(a.truncationMode))
+            combine(a.truncationText, into: &h)
             return h.finalize()
+        }
+
+        /// A string's UTF-8 bytes and length.
+        private static func combine(_ s: String, into h: inout Hasher) {
+            var s = s
+            s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            h.combine(s.utf8.count)
+        }
+
+        private static func combine(_ f: FontDescriptor, into h: inout Hasher) {
+            combine(f.family, into: &h)
+            h.combine(f.size.bitPattern)
+            h.combine(f.weight)
+            h.combine(f.italic)
+        }
+
+        static func code(_ a: TextAlignment) -> UInt64 {
+            switch a { case .left: 0; case .center: 1; case .right: 2; case .justified: 3; case .natural: 4 }
+        }
+        static func code(_ m: TruncationMode) -> UInt64 {
+            switch m { case .tail: 0; case .head: 1; case .middle: 2; case .clip: 3; case .wordWrap: 4; case .charWrap: 5 }
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
@@ -74,16 +95,18 @@ final class MeasurementCache: @unchecked Sendable {
         }
     }
 
+    /// A shard's state is only touched under its lock, so the run-time exclusivity checks
+    /// Swift makes on every access to a class's stored properties are left out.
     private final class Shard {
         let lock = Lock()
         let capacity: Int
-        var index: [Key: Int] = [:]
-        var keys: [Key] = []
-        var values: [TextMeasurement] = []
-        var referenced: [Bool] = []
-        var hand = 0
-        var hits = 0
-        var misses = 0
+        @exclusivity(unchecked) var index: [Key: Int] = [:]
+        @exclusivity(unchecked) var keys: [Key] = []
+        @exclusivity(unchecked) var values: [TextMeasurement] = []
+        @exclusivity(unchecked) var referenced: [Bool] = []
+        @exclusivity(unchecked) var hand = 0
+        @exclusivity(unchecked) var hits = 0
+        @exclusivity(unchecked) var misses = 0
 
         init(capacity: Int) {
             self.capacity = capacity
