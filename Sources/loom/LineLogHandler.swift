@@ -39,15 +39,15 @@ struct LineLogHandler: LogHandler {
         return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
-             source: String, file: String, function: String, line: UInt) {
+    func log(event: LogEvent) {
         var all = metadata
         if let provided = metadataProvider?.get() { all.merge(provided) { $1 } }
-        if let explicit { all.merge(explicit) { $1 } }
-        var text = Self.timestamp() + " " + level.rawValue + " " + label + ":"
+        if let explicit = event.metadata { all.merge(explicit) { $1 } }
+        var text = Self.timestamp() + " " + event.level.rawValue + " " + label + ":"
         for (k, v) in all.sorted(by: { $0.key < $1.key }) { text += " \(k)=\(v)" }
-        text += " [\(source)] \(message)\n"
-        LogOutput.shared.append(text, immediately: level >= .warning)
+        text += " [\(event.source)] \(event.message)"
+        if let error = event.error { text += " error=\(error)" }
+        LogOutput.shared.append(text + "\n", immediately: event.level >= .warning)
     }
 }
 
