@@ -292,11 +292,15 @@ final class WordCache: @unchecked Sendable {
         }
     }
 
-    /// The face's profile (computed once per font file and face index).
+    /// The face's profile (computed once per font file and face index: a collection file
+    /// holds several faces).
     func profile(file: String, font: UnsafeMutablePointer<PangoFont>) -> FaceWordProfile {
-        if let p = fontLock.withLock({ profiles[file] }) { return p }
+        var index: Int32 = 0
+        let loaded = loom_font_file(font, &index).map { String(cString: $0) } ?? file
+        let face = "\(loaded)#\(index)"
+        if let p = fontLock.withLock({ profiles[face] }) { return p }
         let p = FaceWordProfile(font: font)
-        fontLock.withLock { profiles[file] = p }
+        fontLock.withLock { profiles[face] = p }
         return p
     }
 }
