@@ -71,30 +71,23 @@ final class HTTPFastPathTests: HTTPServerTestCase {
             guard let (length, overflow) = s.withCString({ HTTPServer.contentLength($0) }) else { return "none" }
             return "\(length.map(String.init) ?? "nil") \(overflow)"
         }
-        XCTAssertEqual(parse("42"), "42 false")
-        XCTAssertEqual(parse("0"), "0 false")
-        XCTAssertEqual(parse(" \t42 \t"), "42 false")
-        XCTAssertEqual(parse(""), "none")
-        XCTAssertEqual(parse(" \t "), "none")
-        XCTAssertEqual(parse("+5"), "5 false")
-        XCTAssertEqual(parse("12a"), "nil false")
-        XCTAssertEqual(parse("1 2"), "nil false")
-        XCTAssertEqual(parse("-1"), "nil false")
-        XCTAssertEqual(parse("9999999999999999999"), "9999999999999999999 false")
-        XCTAssertEqual(parse("18446744073709551615"), "18446744073709551615 false")
-        XCTAssertEqual(parse("18446744073709551616"), "nil true")
-        XCTAssertEqual(parse("123456789012345678901234567890"), "nil true")
+        let cases: [(String, String)] = [
+            ("42", "42 false"), ("0", "0 false"), (" \t42 \t", "42 false"), ("", "none"), (" \t ", "none"),
+            ("+5", "5 false"), ("12a", "nil false"), ("1 2", "nil false"), ("-1", "nil false"),
+            ("9999999999999999999", "9999999999999999999 false"),
+            ("18446744073709551615", "18446744073709551615 false"),
+            ("18446744073709551616", "nil true"), ("123456789012345678901234567890", "nil true"),
+        ]
+        for (value, expected) in cases { XCTAssertEqual(parse(value), expected, value.debugDescription) }
     }
 
     func testAccessLogWriterGetsTheLineInsteadOfTheLogger() throws {
         let lines = Locked<[String]>([])
-        let server = HTTPServer(configuration: configuration(), logger: log.logger(), errorBody: Self.errorBody,
-                                handler: Self.echo)
-        server.accessLogWriter = { message, remote in
-            lines.withValue { $0.append("\(remote)|" + String(decoding: message, as: UTF8.self)) }
-        }
-        try server.start()
-        servers.append(server)
+        let server = try startServer(prepare: { server in
+            server.accessLogWriter = { message, remote in
+                lines.withValue { $0.append("\(remote)|" + String(decoding: message, as: UTF8.self)) }
+            }
+        }, handler: Self.echo)
         let client = try RawHTTPClient(port: server.boundPort)
         _ = try client.roundTrip("POST", "/logged?x=1", body: Array("12345".utf8))
         XCTAssertTrue(waitFor(2) { !lines.current.isEmpty })
@@ -105,13 +98,11 @@ final class HTTPFastPathTests: HTTPServerTestCase {
 
     func testAccessLogWriterRespectsTheLogLevel() throws {
         let lines = Locked<[String]>([])
-        let server = HTTPServer(configuration: configuration(), logger: log.logger(level: .notice),
-                                errorBody: Self.errorBody, handler: Self.echo)
-        server.accessLogWriter = { message, _ in lines.withValue { $0.append(String(decoding: message, as: UTF8.self)) } }
         let entries = Locked(0)
-        server.accessLogHook = { _ in entries.withValue { $0 += 1 } }
-        try server.start()
-        servers.append(server)
+        let server = try startServer(logLevel: .notice, prepare: { server in
+            server.accessLogWriter = { message, _ in lines.withValue { $0.append(String(decoding: message, as: UTF8.self)) } }
+            server.accessLogHook = { _ in entries.withValue { $0 += 1 } }
+        }, handler: Self.echo)
         let client = try RawHTTPClient(port: server.boundPort)
         _ = try client.roundTrip("GET", "/quiet")
         XCTAssertTrue(waitFor(2) { entries.current == 1 })

@@ -175,11 +175,8 @@ final class HTTPServerBasicTests: HTTPServerTestCase {
 
     func testAccessLogLinePerRequest() throws {
         let entries = Locked<[HTTPAccessLogEntry]>([])
-        let server = HTTPServer(configuration: configuration(), logger: log.logger(), errorBody: Self.errorBody,
-                                handler: Self.echo)
-        server.accessLogHook = { entry in entries.withValue { $0.append(entry) } }
-        try server.start()
-        servers.append(server)
+        let server = try startServer(prepare: { $0.accessLogHook = { entry in entries.withValue { $0.append(entry) } } },
+                                     handler: Self.echo)
         let client = try RawHTTPClient(port: server.boundPort)
         _ = try client.roundTrip("POST", "/logged", body: Array("12345".utf8))
         XCTAssertTrue(waitFor(2) { !entries.current.isEmpty })

@@ -27,16 +27,19 @@ class HTTPServerTestCase: XCTestCase {
         return configuration
     }
 
-    /// Starts a server whose handler counts its calls and then runs `handler`.
+    /// Starts a server whose handler counts its calls and then runs `handler`; `prepare`
+    /// sees it before it starts (hooks, access-log writers).
     @discardableResult
-    func startServer(_ configuration: HTTPServer.Configuration? = nil,
+    func startServer(_ configuration: HTTPServer.Configuration? = nil, logLevel: Logger.Level = .info,
+                     prepare: (HTTPServer) -> Void = { _ in },
                      handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
         let calls = handlerCalls
         let server = HTTPServer(configuration: configuration ?? self.configuration(),
-                                logger: log.logger(), errorBody: Self.errorBody) { request, respond in
+                                logger: log.logger(level: logLevel), errorBody: Self.errorBody) { request, respond in
             calls.withValue { $0 += 1 }
             handler(request, respond)
         }
+        prepare(server)
         try server.start()
         servers.append(server)
         XCTAssertGreaterThan(server.boundPort, 0)

@@ -191,8 +191,9 @@ public final class Router: @unchecked Sendable {
         return isJSONUnicode(contentType)
     }
 
-    /// `isJSON` for values with non-ASCII bytes: by characters, Unicode lower-casing.
-    private static func isJSONUnicode(_ contentType: String) -> Bool {
+    /// `isJSON` for values with non-ASCII bytes: by characters, Unicode lower-casing (any
+    /// value; the tests check the in-place ASCII path against it).
+    static func isJSONUnicode(_ contentType: String) -> Bool {
         var mime = Substring(contentType)
         if let semicolon = mime.firstIndex(of: ";") { mime = mime[..<semicolon] }
         while mime.first == " " || mime.first == "\t" { mime = mime.dropFirst() }
