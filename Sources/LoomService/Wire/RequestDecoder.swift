@@ -130,15 +130,7 @@ struct DecodeState: ~Copyable {
                     scale = try r.number()
                     guard scale > 0 && scale <= 100 else { throw r.fail("scale must be > 0 (and at most 100)") }
                 case .options:
-                    var optSeen: UInt64 = 0, optUnknown: String?
-                    if try r.beginObject("options") {
-                        repeat {
-                            guard try r.member(Self.optionsFields, seen: &optSeen, unknown: &optUnknown) != nil else { continue }
-                            r.path.push("includeSpecs")
-                            includeSpecs = try r.bool()
-                            r.path.pop()
-                        } while try r.scanner.nextMember()
-                    }
+                    let (_, optUnknown) = try r.members(Self.optionsFields, "options") { r, _ in includeSpecs = try r.bool() }
                     try r.finish(optUnknown, "options")
                 case .root: root = try element()
                 }
@@ -157,35 +149,22 @@ struct DecodeState: ~Copyable {
 
     mutating func requestSizeRange() throws -> SizeRange {
         var range = SizeRange.unconstrained
-        var seen: UInt64 = 0, unknown: String?
-        if try r.beginObject("sizeRange") {
-            repeat {
-                guard let k = try r.member(Self.rangeFields, seen: &seen, unknown: &unknown) else { continue }
-                let isMax = Self.rangeFields.values[k] == .max
-                r.path.push(isMax ? "max" : "min")
-                var size = isMax ? Size(width: .infinity, height: .infinity) : Size(width: 0, height: 0)
-                var sizeSeen: UInt64 = 0, sizeUnknown: String?
-                if try r.beginObject(isMax ? "max" : "min") {
-                    repeat {
-                        guard let j = try r.member(WireReader.sizeFields, seen: &sizeSeen, unknown: &sizeUnknown) else { continue }
-                        let width = WireReader.sizeFields.values[j] == .width
-                        r.path.push(width ? "width" : "height")
-                        // `max` sides may be null: unbounded.
-                        let value: Double
-                        if isMax, try r.scanner.valueStart() == UInt8(ascii: "n") {
-                            try r.scanner.literal("null")
-                            value = .infinity
-                        } else {
-                            value = try r.nonNegative()
-                        }
-                        if width { size.width = value } else { size.height = value }
-                        r.path.pop()
-                    } while try r.scanner.nextMember()
+        let (_, unknown) = try r.members(Self.rangeFields, "sizeRange") { r, field in
+            let isMax = field == .max
+            var size = isMax ? Size(width: .infinity, height: .infinity) : Size(width: 0, height: 0)
+            let (_, sizeUnknown) = try r.members(WireReader.sizeFields, isMax ? "max" : "min") { r, side in
+                // `max` sides may be null: unbounded.
+                let value: Double
+                if isMax, try r.scanner.valueStart() == UInt8(ascii: "n") {
+                    try r.scanner.literal("null")
+                    value = .infinity
+                } else {
+                    value = try r.nonNegative()
                 }
-                try r.finish(sizeUnknown, isMax ? "max" : "min")
-                if isMax { range.max = size } else { range.min = size }
-                r.path.pop()
-            } while try r.scanner.nextMember()
+                if side == .width { size.width = value } else { size.height = value }
+            }
+            try r.finish(sizeUnknown, isMax ? "max" : "min")
+            if isMax { range.max = size } else { range.min = size }
         }
         try r.finish(unknown, "sizeRange")
         if range.min.width > range.max.width { throw r.fail("min.width must be <= max.width", at: "min") }
@@ -565,28 +544,15 @@ struct DecodeState: ~Copyable {
             case .layoutPosition: style.layoutPosition = try r.point("layoutPosition")
             case .sizeRange:
                 // 1.x ASRelativeSizeRange: min → minWidth/minHeight, max → maxWidth/maxHeight.
-                var rangeSeen: UInt64 = 0, rangeUnknown: String?
                 var mn = (Dimension.auto, Dimension.auto), mx = (Dimension.auto, Dimension.auto)
-                if try r.beginObject("sizeRange") {
-                    repeat {
-                        guard let j = try r.member(Self.rangeFields, seen: &rangeSeen, unknown: &rangeUnknown) else { continue }
-                        let name = Self.rangeFields.names[j]
-                        r.path.push(Self.rangeFields.staticNames[j])
-                        var sizeSeen: UInt64 = 0, sizeUnknown: String?
-                        var w = Dimension.auto, h = Dimension.auto
-                        if try r.beginObject(name) {
-                            repeat {
-                                guard let s = try r.member(WireReader.sizeFields, seen: &sizeSeen, unknown: &sizeUnknown) else { continue }
-                                let width = WireReader.sizeFields.values[s] == .width
-                                r.path.push(width ? "width" : "height")
-                                if width { w = try r.dimension() } else { h = try r.dimension() }
-                                r.path.pop()
-                            } while try r.scanner.nextMember()
-                        }
-                        try r.finish(sizeUnknown, name)
-                        if Self.rangeFields.values[j] == .min { mn = (w, h) } else { mx = (w, h) }
-                        r.path.pop()
-                    } while try r.scanner.nextMember()
+                let (_, rangeUnknown) = try r.members(Self.rangeFields, "sizeRange") { r, field in
+                    let name = field == .min ? "min" : "max"
+                    var w = Dimension.auto, h = Dimension.auto
+                    let (_, sizeUnknown) = try r.members(WireReader.sizeFields, name) { r, side in
+                        if side == .width { w = try r.dimension() } else { h = try r.dimension() }
+                    }
+                    try r.finish(sizeUnknown, name)
+                    if field == .min { mn = (w, h) } else { mx = (w, h) }
                 }
                 try r.finish(rangeUnknown, "sizeRange")
                 style.minWidth = mn.0; style.minHeight = mn.1

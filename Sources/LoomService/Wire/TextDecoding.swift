@@ -76,38 +76,35 @@ extension DecodeState {
     enum FontField: Int, CaseIterable { case family, size, weight, italic }
     static let fontFields = NameTable(FontField.allCases.map { ("\($0)", $0) })
 
-    mutating func font() throws -> FontPatch {
+    mutating func font() throws -> FontPatch { try Self.font(&r, fontFieldNames) }
+
+    /// A `font` object (`names`: the decoder's `fontFieldNames`).
+    static func font(_ r: inout WireReader, _ names: NameTable<FontField>) throws -> FontPatch {
         var p = FontPatch()
-        var seen: UInt64 = 0, unknown: String?
-        if try r.beginObject("font") {
-            repeat {
-                guard let k = try r.member(fontFieldNames, seen: &seen, unknown: &unknown) else { continue }
-                r.path.push(fontFieldNames.staticNames[k])
-                switch fontFieldNames.values[k] {
-                case .family:
+        let (_, unknown) = try r.members(names, "font") { r, field in
+            switch field {
+            case .family:
+                let name = try r.string()
+                guard !name.isEmpty else { throw r.fail("family must not be empty") }
+                p.family = name
+            case .size:
+                let d = try r.number()
+                guard d > 0 && d <= 1000 else { throw r.fail("size must be > 0 (and at most 1000)") }
+                p.size = d
+            case .weight:
+                if try r.scanner.valueStart() == UInt8(ascii: "\"") {
                     let name = try r.string()
-                    guard !name.isEmpty else { throw r.fail("family must not be empty") }
-                    p.family = name
-                case .size:
-                    let d = try r.number()
-                    guard d > 0 && d <= 1000 else { throw r.fail("size must be > 0 (and at most 1000)") }
-                    p.size = d
-                case .weight:
-                    if try r.scanner.valueStart() == UInt8(ascii: "\"") {
-                        let name = try r.string()
-                        guard let w = Self.weightNames[name.lowercased()] else {
-                            throw r.fail("'\(name)' is not a weight (100–900 or a name such as \"bold\")")
-                        }
-                        p.weight = w
-                    } else {
-                        let d = try r.number()
-                        guard d >= 1 && d <= 1000 else { throw r.fail("weight must be between 1 and 1000 (CSS weights, 400 = regular)") }
-                        p.weight = Int(d.rounded())
+                    guard let w = Self.weightNames[name.lowercased()] else {
+                        throw r.fail("'\(name)' is not a weight (100–900 or a name such as \"bold\")")
                     }
-                case .italic: p.italic = try r.bool()
+                    p.weight = w
+                } else {
+                    let d = try r.number()
+                    guard d >= 1 && d <= 1000 else { throw r.fail("weight must be between 1 and 1000 (CSS weights, 400 = regular)") }
+                    p.weight = Int(d.rounded())
                 }
-                r.path.pop()
-            } while try r.scanner.nextMember()
+            case .italic: p.italic = try r.bool()
+            }
         }
         try r.finish(unknown, "font")
         return p
@@ -124,18 +121,13 @@ extension DecodeState {
         repeat {
             r.path.push(out.count)
             var text: String?, font: FontPatch?, letterSpacing: Double?
-            var seen: UInt64 = 0, unknown: String?
-            if try r.beginObject("a span") {
-                repeat {
-                    guard let k = try r.member(Self.spanFields, seen: &seen, unknown: &unknown) else { continue }
-                    r.path.push(Self.spanFields.staticNames[k])
-                    switch Self.spanFields.values[k] {
-                    case .text: text = try r.string()
-                    case .font: font = try self.font()
-                    case .letterSpacing: letterSpacing = try r.number()
-                    }
-                    r.path.pop()
-                } while try r.scanner.nextMember()
+            let fontNames = fontFieldNames
+            let (_, unknown) = try r.members(Self.spanFields, "a span") { r, field in
+                switch field {
+                case .text: text = try r.string()
+                case .font: font = try Self.font(&r, fontNames)
+                case .letterSpacing: letterSpacing = try r.number()
+                }
             }
             guard let text else { throw r.fail("a span needs 'text'") }
             try r.finish(unknown, "a span")
@@ -225,17 +217,11 @@ extension DecodeState {
             b.title = TextNode(attributes: attributes, textContainerInset: inset, style: titleStyle)
         case .image:
             var intrinsic: Size?, url: String?
-            var seen: UInt64 = 0, unknown: String?
-            if try r.beginObject("image") {
-                repeat {
-                    guard let k = try r.member(Self.imageFields, seen: &seen, unknown: &unknown) else { continue }
-                    r.path.push(Self.imageFields.staticNames[k])
-                    switch Self.imageFields.values[k] {
-                    case .intrinsicSize: intrinsic = try r.size("intrinsicSize")
-                    case .url: url = try r.string()
-                    }
-                    r.path.pop()
-                } while try r.scanner.nextMember()
+            let (_, unknown) = try r.members(Self.imageFields, "image") { r, field in
+                switch field {
+                case .intrinsicSize: intrinsic = try r.size("intrinsicSize")
+                case .url: url = try r.string()
+                }
             }
             try r.finish(unknown, "image")
             b.image = ImageNode(intrinsicSize: intrinsic, url: url)

@@ -141,6 +141,24 @@ struct WireReader: ~Copyable {
         if let k = unknown { throw fail("unknown field '\(k)' in \(what())", at: k) }
     }
 
+    /// The members of the object at the cursor (`what` names it in messages): each known
+    /// member's value read by `read`, with its name on the path. Returns the members seen
+    /// (bits by position in `table`) and the first unknown one, for `finish` after the
+    /// caller's own checks.
+    mutating func members<V>(_ table: NameTable<V>, _ what: @autoclosure () -> String,
+                             _ read: (inout WireReader, V) throws -> Void) throws -> (seen: UInt64, unknown: String?) {
+        var seen: UInt64 = 0, unknown: String?
+        if try beginObject(what()) {
+            repeat {
+                guard let k = try member(table, seen: &seen, unknown: &unknown) else { continue }
+                path.push(table.staticNames[k])
+                try read(&self, table.values[k])
+                path.pop()
+            } while try scanner.nextMember()
+        }
+        return (seen, unknown)
+    }
+
     // MARK: scalars
 
     @inline(__always) mutating func number() throws -> Double {
@@ -222,17 +240,12 @@ struct WireReader: ~Copyable {
 
     /// `{"width": n, "height": n}`, both required, >= 0.
     mutating func size(_ what: String) throws -> Size {
-        var seen: UInt64 = 0, unknown: String?
         var size = Size(width: 0, height: 0)
-        if try beginObject(what) {
-            repeat {
-                guard let k = try member(sizeNames, seen: &seen, unknown: &unknown) else { continue }
-                switch sizeNames.values[k] {
-                case .width: path.push("width"); size.width = try nonNegative()
-                case .height: path.push("height"); size.height = try nonNegative()
-                }
-                path.pop()
-            } while try scanner.nextMember()
+        let (seen, unknown) = try members(sizeNames, what) { r, field in
+            switch field {
+            case .width: size.width = try r.nonNegative()
+            case .height: size.height = try r.nonNegative()
+            }
         }
         guard seen & 1 != 0 else { throw fail("\(what) needs 'width'") }
         guard seen & 2 != 0 else { throw fail("\(what) needs 'height'") }
@@ -244,17 +257,12 @@ struct WireReader: ~Copyable {
     static let pointFields = NameTable<PointField>([("x", .x), ("y", .y)])
 
     mutating func point(_ what: String) throws -> Point {
-        var seen: UInt64 = 0, unknown: String?
         var p = Point.zero
-        if try beginObject(what) {
-            repeat {
-                guard let k = try member(Self.pointFields, seen: &seen, unknown: &unknown) else { continue }
-                switch Self.pointFields.values[k] {
-                case .x: path.push("x"); p.x = try number()
-                case .y: path.push("y"); p.y = try number()
-                }
-                path.pop()
-            } while try scanner.nextMember()
+        let (_, unknown) = try members(Self.pointFields, what) { r, field in
+            switch field {
+            case .x: p.x = try r.number()
+            case .y: p.y = try r.number()
+            }
         }
         try finish(unknown, what)
         return p
@@ -265,31 +273,25 @@ struct WireReader: ~Copyable {
 
     /// Insets: each side a number (negative allowed) or "inf" when `allowInfinite`.
     mutating func insets(allowInfinite: Bool) throws -> EdgeInsets {
-        var seen: UInt64 = 0, unknown: String?
         var e = EdgeInsets()
-        if try beginObject("insets") {
-            repeat {
-                guard let k = try member(insetNames, seen: &seen, unknown: &unknown) else { continue }
-                path.push(insetNames.staticNames[k])
-                let value: Double
-                let b = try scanner.valueStart()
-                if b == UInt8(ascii: "\"") && allowInfinite {
-                    let s = try scanner.string()
-                    guard s == "inf" || s == "infinity" else { throw fail("must be a number or \"inf\", not a string") }
-                    value = .infinity
-                } else if b == UInt8(ascii: "-") || (b >= 48 && b <= 57) {
-                    value = try number()
-                } else {
-                    throw allowInfinite ? typeError("must be a number or \"inf\"", b) : fail("must be a number")
-                }
-                path.pop()
-                switch insetNames.values[k] {
-                case .top: e.top = value
-                case .left: e.left = value
-                case .bottom: e.bottom = value
-                case .right: e.right = value
-                }
-            } while try scanner.nextMember()
+        let (_, unknown) = try members(insetNames, "insets") { r, field in
+            let value: Double
+            let b = try r.scanner.valueStart()
+            if b == UInt8(ascii: "\"") && allowInfinite {
+                let s = try r.scanner.string()
+                guard s == "inf" || s == "infinity" else { throw r.fail("must be a number or \"inf\", not a string") }
+                value = .infinity
+            } else if b == UInt8(ascii: "-") || (b >= 48 && b <= 57) {
+                value = try r.number()
+            } else {
+                throw allowInfinite ? r.typeError("must be a number or \"inf\"", b) : r.fail("must be a number")
+            }
+            switch field {
+            case .top: e.top = value
+            case .left: e.left = value
+            case .bottom: e.bottom = value
+            case .right: e.right = value
+            }
         }
         try finish(unknown, "insets")
         return e
