@@ -86,9 +86,14 @@ public final class LayoutService: @unchecked Sendable {
         guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else { return .miss(raw) }
         // A body answered from the cache is likely to come again: skip its SHA-256 then.
         if remembered == nil { recentBodies.remember(body, format: format, key: raw) }
+        return .hit(answer(from: cached, format))
+    }
+
+    /// The answer from a cache entry (counted as a hit).
+    private func answer(from cached: CachedResponse, _ format: OutputFormat) -> LayoutOutcome {
         metrics?.cacheHit()
-        return .hit(LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true,
-                                  cacheEntry: cached))
+        return LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true,
+                             cacheEntry: cached)
     }
 
     /// One request body → one response.
@@ -117,10 +122,7 @@ public final class LayoutService: @unchecked Sendable {
     /// A decoded request → its response, through the response cache.
     public func layout(_ request: LayoutRequest, format: OutputFormat = .json) -> (ResponseKey, LayoutOutcome) {
         let key = responseKey(request, format)
-        if let cached = responseCache.value(for: key) {
-            metrics?.cacheHit()
-            return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: cached.body, key: cached.keyHex, cacheHit: true))
-        }
+        if let cached = responseCache.value(for: key) { return (key, answer(from: cached, format)) }
         metrics?.cacheMiss()
         let layout = computeLayout(request)
         let body: [UInt8]
