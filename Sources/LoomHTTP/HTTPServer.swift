@@ -365,20 +365,18 @@ public final class HTTPServer: @unchecked Sendable {
         if logsAccess {
             // "METHOD PATH STATUS BYTESB M.Tms[ OUTCOME]", one decimal of milliseconds.
             let tenths = Int((milliseconds * 10).rounded())
-            if let writer {
-                let room = AccessLine.room(for: ctx.method, ctx.path, outcome)
-                withUnsafeTemporaryAllocation(byteCount: room, alignment: 8) { buffer in
-                    var line = AccessLine(buffer)
-                    line.append(ctx.method); line.append(" "); line.append(ctx.path); line.append(" ")
-                    line.append(status); line.append(" "); line.append(bytes); line.append("B ")
-                    line.append(tenths / 10); line.append("."); line.append(tenths % 10); line.append("ms")
-                    if !sent { line.append(" "); line.append(outcome) }
+            let room = AccessLine.room(for: ctx.method, ctx.path, outcome)
+            withUnsafeTemporaryAllocation(byteCount: room, alignment: 8) { buffer in
+                var line = AccessLine(buffer)
+                line.append(ctx.method); line.append(" "); line.append(ctx.path); line.append(" ")
+                line.append(status); line.append(" "); line.append(bytes); line.append("B ")
+                line.append(tenths / 10); line.append("."); line.append(tenths % 10); line.append("ms")
+                if !sent { line.append(" "); line.append(outcome) }
+                if let writer {
                     writer(line.bytes, ctx.remoteAddress)
+                } else {
+                    logger.info("\(String(decoding: line.bytes, as: UTF8.self))", metadata: ["remote": .string(ctx.remoteAddress)])
                 }
-            } else {
-                var line = "\(ctx.method) \(ctx.path) \(status) \(bytes)B \(tenths / 10).\(tenths % 10)ms"
-                if !sent { line += " \(outcome)" }
-                logger.info("\(line)", metadata: ["remote": .string(ctx.remoteAddress)])
             }
         }
         if let hook {
