@@ -1,12 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LoomLayout
 
 /// Hit and miss counts of the measurement cache.
 public struct TextCacheStatistics: Hashable, Sendable, Codable {
     public var hits: Int
     public var misses: Int
-    /// Entries currently stored.
+    /// Measurements currently stored.
     public var entries: Int
-    /// Maximum number of entries (0 = caching disabled).
+    /// Maximum number of measurements (0 = caching disabled).
     public var capacity: Int
 
     public init(hits: Int, misses: Int, entries: Int, capacity: Int) {
@@ -17,144 +22,271 @@ public struct TextCacheStatistics: Hashable, Sendable, Codable {
     public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
 }
 
-/// A bounded cache of measurements keyed by (text attributes, container size), split into
-/// shards with one lock each; each shard evicts with the CLOCK algorithm (an LRU
-/// approximation: a hit sets a reference bit, the sweeping hand spares referenced entries
-/// once).
+/// A bounded cache of measurements: for each text (`TextIdentity`: its attributes, byte
+/// for byte) the answers in up to `answersPerText` container sizes, the oldest replaced
+/// first. Texts are split into shards by their fingerprint, one lock each; a shard finds a
+/// text by open addressing on the fingerprint and evicts whole texts with the CLOCK
+/// algorithm (an LRU approximation: a hit sets a reference bit, the sweeping hand spares
+/// referenced texts once) while it holds more answers than its share of the capacity.
+///
+/// The fingerprint is seeded per process (`SeededHasher`) and only locates a text, which is
+/// always compared whole with the stored identity; probes are bounded (`maxProbes`), so
+/// texts crafted to collide cost a few comparisons and are not cached, and can never
+/// answer for another text.
 final class MeasurementCache: @unchecked Sendable {
-    struct Key: Hashable {
-        let attributes: TextAttributes
+    /// Answers kept per text: a stack measures a text in its available width, then
+    /// stretched or flexed; clients differ in screen width.
+    static let answersPerText = 4
+
+    /// How far from its home slot a text may be stored: a shard's table is at most half
+    /// full, so only texts crafted to collide (or an astronomically unlikely run) go further,
+    /// and those are not cached.
+    static let maxProbes = 32
+
+    /// A container size as the cache compares it: bit patterns, so that NaN (a legitimate
+    /// input) equals itself; -0 is folded to +0.
+    struct Container: Equatable {
         let width: UInt64
         let height: UInt64
-        let hash: Int
+        init(_ size: Size) {
+            width = (size.width == 0 ? 0 : size.width).bitPattern
+            height = (size.height == 0 ? 0 : size.height).bitPattern
+        }
+    }
 
-        /// `attributesHash` is `Key.fingerprint(attributes)` (computed once per text by the caller).
-        init(_ attributes: TextAttributes, _ size: Size, attributesHash: Int) {
-            self.attributes = attributes
-            // Bit patterns: NaN is a legitimate input and must equal itself; -0 is folded to +0.
-            self.width = (size.width == 0 ? 0 : size.width).bitPattern
-            self.height = (size.height == 0 ? 0 : size.height).bitPattern
-            var h = Hasher()
-            h.combine(attributesHash)
-            h.combine(width)
-            h.combine(height)
-            self.hash = h.finalize()
-        }
+    /// What a lookup found.
+    struct Lookup {
+        /// The answer in exactly this container.
+        var hit: TextMeasurement?
+        /// Otherwise the answer in a container of unlimited width and the same height, if any.
+        var unlimitedWidth: TextMeasurement?
+    }
 
-        /// A hash of everything in `attributes`, strings by their UTF-8 bytes (hashing a
-        /// String normalizes it and feeds the hasher byte by byte: several times slower).
-        /// Keys are equal only when their hashes are, so canonically equivalent strings
-        /// with different bytes (which Pango may shape differently) are different keys.
-        static func fingerprint(_ a: TextAttributes) -> Int {
-            // Helpers take the hasher inout: captured by nested functions it would live in a
-            // box with a run-time exclusivity check on every use.
-            var h = Hasher()
-            h.combine(a.spans.count)
-            for span in a.spans {
-                combine(span.text, into: &h)
-                h.combine(span.letterSpacing?.bitPattern ?? 0)
-                h.combine(span.letterSpacing == nil)
-                if let f = span.font { h.combine(true); combine(f, into: &h) } else { h.combine(false) }
-            }
-            combine(a.font, into: &h)
-            h.combine(a.lineHeight?.bitPattern ?? 0)
-            h.combine(a.lineHeight == nil)
-            h.combine(a.lineSpacing.bitPattern)
-            h.combine(a.letterSpacing.bitPattern)
-            h.combine(code(a.alignment))
-            h.combine(a.maximumNumberOfLines)
-            h.combine(code(a.truncationMode))
-            combine(a.truncationText, into: &h)
-            return h.finalize()
-        }
+    // MARK: Shards
 
-        /// A string's UTF-8 bytes and length.
-        private static func combine(_ s: String, into h: inout Hasher) {
-            var s = s
-            s.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
-            h.combine(s.utf8.count)
-        }
+    private struct Answer {
+        var container: Container
+        var measurement: TextMeasurement
+    }
 
-        private static func combine(_ f: FontDescriptor, into h: inout Hasher) {
-            combine(f.family, into: &h)
-            h.combine(f.size.bitPattern)
-            h.combine(f.weight)
-            h.combine(f.italic)
-        }
+    /// A cached text. Its first answer is kept in place (most texts have one: a lookup
+    /// then reads no other memory); the others in `answersPerText - 1` slots of the shard's
+    /// `moreAnswers` from `index * (answersPerText - 1)` on. Plain data (the key is memory
+    /// the shard allocates and frees), so reading a text from the array retains nothing.
+    private struct Text {
+        /// `TextIdentity.encode` of the attributes.
+        var key: UnsafeRawBufferPointer
+        var fingerprint: Int
+        var first: Answer
+        var answerCount = 1
+        /// Where the next answer goes once the text holds all it may.
+        var nextReplaced = 0
+        var referenced = false
+        var live = true
 
-        static func code(_ a: TextAlignment) -> UInt64 {
-            switch a { case .left: 0; case .center: 1; case .right: 2; case .justified: 3; case .natural: 4 }
-        }
-        static func code(_ m: TruncationMode) -> UInt64 {
-            switch m { case .tail: 0; case .head: 1; case .middle: 2; case .clip: 3; case .wordWrap: 4; case .charWrap: 5 }
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-        static func == (a: Key, b: Key) -> Bool {
-            a.hash == b.hash && a.width == b.width && a.height == b.height && a.attributes == b.attributes
-        }
+        static let evicted = Text(key: UnsafeRawBufferPointer(start: nil, count: 0), fingerprint: 0,
+                                  first: Answer(container: Container(.zero), measurement: TextMeasurement(
+                                      size: .zero, lineCount: 0, truncated: false, ascender: 0, descender: 0)),
+                                  answerCount: 0, live: false)
     }
 
     /// A shard's state is only touched under its lock, so the run-time exclusivity checks
     /// Swift makes on every access to a class's stored properties are left out.
     private final class Shard {
         let lock = Lock()
+        /// Maximum answers held (the shard's share of the capacity).
         let capacity: Int
-        @exclusivity(unchecked) var index: [Key: Int] = [:]
-        @exclusivity(unchecked) var keys: [Key] = []
-        @exclusivity(unchecked) var values: [TextMeasurement] = []
-        @exclusivity(unchecked) var referenced: [Bool] = []
+        let answersPerText: Int
+        /// Open addressing (linear probing): 0 for an empty slot, else the text's index in
+        /// `texts` plus one (low 32 bits) and the high 32 bits of its fingerprint, so that
+        /// a probe passes other texts without reading them.
+        @exclusivity(unchecked) var table: [UInt64]
+        let tableMask: Int
+        @exclusivity(unchecked) var texts: [Text] = []
+        @exclusivity(unchecked) var moreAnswers: [Answer] = []
+        @exclusivity(unchecked) var free: [Int] = []
+        @exclusivity(unchecked) var answerCount = 0
         @exclusivity(unchecked) var hand = 0
         @exclusivity(unchecked) var hits = 0
         @exclusivity(unchecked) var misses = 0
 
         init(capacity: Int) {
             self.capacity = capacity
-            index.reserveCapacity(capacity)
+            answersPerText = min(MeasurementCache.answersPerText, capacity)
+            // Each text holds at least one answer, so at most `capacity` texts: a table of
+            // at least twice that keeps probe sequences short.
+            var size = 8
+            while size < 2 * capacity { size <<= 1 }
+            table = Array(repeating: 0, count: size)
+            tableMask = size - 1
         }
 
-        func get(_ key: Key) -> TextMeasurement? {
-            lock.lock(); defer { lock.unlock() }
-            if let slot = index[key] {
-                referenced[slot] = true
-                hits += 1
-                return values[slot]
+        @inline(__always) private func home(_ fingerprint: Int) -> Int {
+            // The low bits chose the shard; the slot comes from the middle ones.
+            Int(truncatingIfNeeded: UInt(bitPattern: fingerprint) >> 12) & tableMask
+        }
+
+        @inline(__always) private static func tag(_ fingerprint: Int) -> UInt64 {
+            UInt64(UInt(bitPattern: fingerprint)) & 0xFFFF_FFFF_0000_0000
+        }
+
+        @inline(__always) private static func index(_ entry: UInt64) -> Int { Int(entry & 0xFFFF_FFFF) - 1 }
+
+        /// The index in `texts` of `attributes`, or nil. No text is stored more than
+        /// `maxProbes` slots from its home.
+        private func find(_ attributes: TextAttributes, _ fingerprint: Int) -> Int? {
+            let tag = Shard.tag(fingerprint)
+            return texts.withUnsafeBufferPointer { texts in
+                var slot = home(fingerprint)
+                for _ in 0..<MeasurementCache.maxProbes {
+                    let entry = table[slot]
+                    if entry == 0 { return nil }
+                    if entry & 0xFFFF_FFFF_0000_0000 == tag {
+                        let index = Shard.index(entry)
+                        if texts[index].fingerprint == fingerprint,
+                           TextIdentity.matches(attributes, texts[index].key) { return index }
+                    }
+                    slot = (slot + 1) & tableMask
+                }
+                return nil
             }
-            misses += 1
-            return nil
         }
 
-        /// A lookup that does not count as a hit or a miss.
-        func peek(_ key: Key) -> TextMeasurement? {
+        func lookup(_ attributes: TextAttributes, _ fingerprint: Int, _ container: Container) -> Lookup {
             lock.lock(); defer { lock.unlock() }
-            guard let slot = index[key] else { return nil }
-            referenced[slot] = true
-            return values[slot]
+            var result = Lookup()
+            if let index = find(attributes, fingerprint) {
+                for k in 0..<texts[index].answerCount {
+                    let answer = self.answer(index, k)
+                    if answer.container == container { result.hit = answer.measurement; break }
+                    if answer.container.height == container.height && answer.container.width == Double.infinity.bitPattern {
+                        result.unlimitedWidth = answer.measurement
+                    }
+                }
+                if result.hit != nil { texts[index].referenced = true }
+            }
+            if result.hit != nil { hits += 1 } else { misses += 1 }
+            return result
         }
 
-        func put(_ key: Key, _ value: TextMeasurement) {
+        func store(_ attributes: TextAttributes, _ fingerprint: Int, _ container: Container, _ measurement: TextMeasurement) {
             lock.lock(); defer { lock.unlock() }
-            if let slot = index[key] { values[slot] = value; return }
-            if keys.count < capacity {
-                index[key] = keys.count
-                keys.append(key); values.append(value); referenced.append(false)
+            let answer = Answer(container: container, measurement: measurement)
+            if let index = find(attributes, fingerprint) {
+                let count = texts[index].answerCount
+                for k in 0..<count where self.answer(index, k).container == container {
+                    setAnswer(index, k, answer)
+                    return
+                }
+                if count < answersPerText {
+                    texts[index].referenced = true
+                    makeRoom(sparing: index)
+                    if answerCount < capacity {
+                        setAnswer(index, count, answer)
+                        texts[index].answerCount += 1
+                        answerCount += 1
+                        return
+                    }
+                }
+                // Full (or nothing else left to evict): the oldest answer makes way.
+                let k = texts[index].nextReplaced
+                setAnswer(index, k, answer)
+                texts[index].nextReplaced = (k + 1) % count
                 return
             }
-            while referenced[hand] {
-                referenced[hand] = false
-                hand = (hand + 1) % capacity
+            makeRoom(sparing: nil)
+            var slot = home(fingerprint)
+            var probes = 1
+            while table[slot] != 0 {
+                if probes == MeasurementCache.maxProbes { return }
+                slot = (slot + 1) & tableMask
+                probes += 1
             }
-            index.removeValue(forKey: keys[hand])
-            keys[hand] = key; values[hand] = value; referenced[hand] = false
-            index[key] = hand
-            hand = (hand + 1) % capacity
+            let text = Text(key: Shard.copy(TextIdentity.encode(attributes)), fingerprint: fingerprint, first: answer)
+            let index: Int
+            if let reused = free.popLast() {
+                texts[reused] = text
+                index = reused
+            } else {
+                texts.append(text)
+                moreAnswers.append(contentsOf: repeatElement(answer, count: MeasurementCache.answersPerText - 1))
+                index = texts.count - 1
+            }
+            answerCount += 1
+            table[slot] = Shard.tag(fingerprint) | UInt64(index + 1)
+        }
+
+        private static func copy(_ bytes: [UInt8]) -> UnsafeRawBufferPointer {
+            let key = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 8)
+            bytes.withUnsafeBytes { key.copyMemory(from: $0) }
+            return UnsafeRawBufferPointer(key)
+        }
+
+        private func freeKeys() {
+            for text in texts where text.live { text.key.deallocate() }
+        }
+
+        deinit { freeKeys() }
+
+        @inline(__always) private func answer(_ index: Int, _ k: Int) -> Answer {
+            k == 0 ? texts[index].first : moreAnswers[index * (MeasurementCache.answersPerText - 1) + k - 1]
+        }
+
+        @inline(__always) private func setAnswer(_ index: Int, _ k: Int, _ answer: Answer) {
+            if k == 0 { texts[index].first = answer } else {
+                moreAnswers[index * (MeasurementCache.answersPerText - 1) + k - 1] = answer
+            }
+        }
+
+        /// Evicts texts (CLOCK) until one more answer fits, never the text at `sparing`.
+        private func makeRoom(sparing: Int?) {
+            var spared = 0
+            while answerCount >= capacity {
+                guard !texts.isEmpty else { return }
+                if hand >= texts.count { hand = 0 }
+                let index = hand
+                hand += 1
+                if !texts[index].live { continue }
+                if index == sparing {
+                    spared += 1
+                    // The only text left: it replaces its own oldest answer instead.
+                    if spared > 1 { return }
+                    continue
+                }
+                if texts[index].referenced { texts[index].referenced = false; continue }
+                evict(index)
+            }
+        }
+
+        private func evict(_ index: Int) {
+            var slot = home(texts[index].fingerprint)
+            while Shard.index(table[slot]) != index { slot = (slot + 1) & tableMask }
+            answerCount -= texts[index].answerCount
+            texts[index].key.deallocate()
+            texts[index] = Text.evicted
+            free.append(index)
+            // Backward-shift deletion keeps every probe sequence unbroken.
+            var hole = slot
+            var next = (slot + 1) & tableMask
+            while table[next] != 0 {
+                let wanted = home(texts[Shard.index(table[next])].fingerprint)
+                // Move the entry back when the hole lies between its home and its slot.
+                if (next - wanted) & tableMask >= (next - hole) & tableMask {
+                    table[hole] = table[next]
+                    hole = next
+                }
+                next = (next + 1) & tableMask
+            }
+            table[hole] = 0
         }
 
         func clear() {
             lock.lock(); defer { lock.unlock() }
-            index.removeAll(keepingCapacity: true); keys.removeAll(keepingCapacity: true)
-            values.removeAll(keepingCapacity: true); referenced.removeAll(keepingCapacity: true)
-            hand = 0; hits = 0; misses = 0
+            for i in table.indices { table[i] = 0 }
+            freeKeys()
+            texts.removeAll(keepingCapacity: true); moreAnswers.removeAll(keepingCapacity: true)
+            free.removeAll(keepingCapacity: true)
+            answerCount = 0; hand = 0; hits = 0; misses = 0
         }
     }
 
@@ -168,22 +300,31 @@ final class MeasurementCache: @unchecked Sendable {
         shards = (0..<count).map { _ in Shard(capacity: per) }
     }
 
-    @inline(__always) private func shard(_ key: Key) -> Shard {
-        shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))]
+    /// `body` with the shard holding texts of `fingerprint` (borrowed from the array, not
+    /// retained).
+    @inline(__always) private func withShard<T>(_ fingerprint: Int, _ body: (Shard) -> T) -> T {
+        shards.withUnsafeBufferPointer { body($0[Int(UInt(bitPattern: fingerprint) % UInt($0.count))]) }
     }
 
     var isEnabled: Bool { !shards.isEmpty }
 
-    func get(_ key: Key) -> TextMeasurement? { shard(key).get(key) }
-    func peek(_ key: Key) -> TextMeasurement? { shard(key).peek(key) }
-    func put(_ key: Key, _ value: TextMeasurement) { shard(key).put(key, value) }
+    /// The answer for `attributes` (whose fingerprint is `fingerprint`) in `container`, and
+    /// the one in unlimited width; counted as a hit or a miss.
+    func lookup(_ attributes: TextAttributes, fingerprint: Int, in container: Size) -> Lookup {
+        withShard(fingerprint) { $0.lookup(attributes, fingerprint, Container(container)) }
+    }
+
+    func store(_ attributes: TextAttributes, fingerprint: Int, in container: Size, _ answer: TextMeasurement) {
+        withShard(fingerprint) { $0.store(attributes, fingerprint, Container(container), answer) }
+    }
+
     func clear() { for s in shards { s.clear() } }
 
     var statistics: TextCacheStatistics {
         var hits = 0, misses = 0, entries = 0
         for s in shards {
             s.lock.withLock {
-                hits += s.hits; misses += s.misses; entries += s.keys.count
+                hits += s.hits; misses += s.misses; entries += s.answerCount
             }
         }
         return TextCacheStatistics(hits: hits, misses: misses, entries: entries, capacity: capacity)

@@ -64,10 +64,11 @@ import LoomLayout
 /// engine (font map, context, layouts) out of a pool, creating one when all are busy, so
 /// there are as many engines as concurrent callers; the first look at each font's metrics
 /// is serialized and checked, because Pango 1.50 can compute them wrongly when two threads
-/// do it at once (PangoEngine), so answers never depend on threads. Results are cached by
-/// (attributes, container size) in a bounded, sharded cache (CLOCK eviction); a finite
-/// width at least as wide as the cached unlimited-width answer reuses that answer (nothing
-/// wraps there). A text node's memo (`measure(_:in:memo:)`) keeps its last two answers and
+/// do it at once (PangoEngine), so answers never depend on threads. Results are cached per
+/// text (its attributes byte for byte: TextIdentity) and container size, up to four
+/// containers per text, in a bounded, sharded cache (MeasurementCache: CLOCK eviction); a
+/// finite width at least as wide as the text's cached unlimited-width answer reuses that
+/// answer (nothing wraps there). A text node's memo (`measure(_:in:memo:)`) keeps its last two answers and
 /// the attributes' fingerprint: a container between an answer's used size and the width it
 /// was measured in gets that answer without a cache lookup (a stack measures a text first
 /// with its available width, then stretched to its own measured height or a flexed width),
@@ -121,21 +122,20 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
 
     private func cachedMeasurement(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
         guard cache.isEnabled else { return measureUncached(text, in: containerSize) }
-        let hash = memo.attributesHash ?? MeasurementCache.Key.fingerprint(text)
-        memo.attributesHash = hash
-        let key = MeasurementCache.Key(text, containerSize, attributesHash: hash)
-        if let hit = cache.get(key) { return hit }
+        let fingerprint = memo.attributesHash ?? TextIdentity.fingerprint(text)
+        memo.attributesHash = fingerprint
+        let found = cache.lookup(text, fingerprint: fingerprint, in: containerSize)
+        if let hit = found.hit { return hit }
         // A text measured with an unlimited width whose lines all fit in this width lays out
         // the same here (nothing wraps): reuse that answer. (Not with negative letter
         // spacing, where Pango's line widths exceed the CSS ones.)
-        if containerSize.width.isFinite, PangoTextMeasurer.hasNoNegativeSpacing(text),
-           let wide = cache.peek(MeasurementCache.Key(text, Size(width: .infinity, height: containerSize.height), attributesHash: hash)),
-           wide.size.width <= containerSize.width {
-            cache.put(key, wide)
+        if containerSize.width.isFinite, let wide = found.unlimitedWidth, wide.size.width <= containerSize.width,
+           PangoTextMeasurer.hasNoNegativeSpacing(text) {
+            cache.store(text, fingerprint: fingerprint, in: containerSize, wide)
             return wide
         }
         let result = measureUncached(text, in: containerSize)
-        cache.put(key, result)
+        cache.store(text, fingerprint: fingerprint, in: containerSize, result)
         return result
     }
 

@@ -131,7 +131,7 @@ final class WordCache: @unchecked Sendable {
         /// The word's length in bytes (bits 0–7, never 0: a zero `meta` marks an empty slot
         /// of `WordTable`), the flags (bits 8–15) and the font (bits 32–63).
         let meta: UInt64
-        /// Computed once from the integers above and `WordCache.seed` (three full-width
+        /// Computed once from the integers above and `SeededHasher.seed` (three full-width
         /// multiplications, a fraction of what `Hasher` costs per word); picks the shard
         /// and the slot of `WordTable`. Texts come from clients, so the shared
         /// dictionaries hash keys with `Hasher` all the same (`hash(into:)`), and
@@ -144,21 +144,16 @@ final class WordCache: @unchecked Sendable {
         private init() { b0 = 0; b1 = 0; b2 = 0; meta = 0; hash = 0 }
 
         /// `word`: 1 to `maxBytes` bytes. Flags: 1 a space before the word, 2 a space after
-        /// it, 4 shaped as Common script. `seed`: `WordCache.seed`.
+        /// it, 4 shaped as Common script. `seed`: `SeededHasher.seed`.
         @inline(__always)
-        init(_ word: UnsafeBufferPointer<UInt8>, font: Int32, flags: UInt8, seed: WordCache.Seed) {
+        init(_ word: UnsafeBufferPointer<UInt8>, font: Int32, flags: UInt8, seed: SeededHasher.Seed) {
             var packed: (UInt64, UInt64, UInt64, UInt64) =
                 (0, 0, 0, UInt64(word.count) | UInt64(flags) << 8 | UInt64(UInt32(bitPattern: font)) << 32)
             withUnsafeMutableBytes(of: &packed) { $0.copyMemory(from: UnsafeRawBufferPointer(word)) }
             (b0, b1, b2, meta) = packed
-            let h = Key.mix(Key.mix(b0 ^ seed.0, b1 ^ seed.1) ^ seed.0, Key.mix(b2 ^ seed.2, meta ^ seed.3) ^ seed.2)
+            let h = SeededHasher.mix(SeededHasher.mix(b0 ^ seed.0, b1 ^ seed.1) ^ seed.0,
+                                     SeededHasher.mix(b2 ^ seed.2, meta ^ seed.3) ^ seed.2)
             hash = Int(bitPattern: UInt(h))
-        }
-
-        /// Both halves of the 128-bit product, folded.
-        @inline(__always) static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
-            let p = a.multipliedFullWidth(by: b)
-            return p.high ^ p.low
         }
 
         func hash(into hasher: inout Hasher) {
@@ -168,17 +163,6 @@ final class WordCache: @unchecked Sendable {
             a.hash == b.hash && a.b0 == b.b0 && a.b1 == b.b1 && a.b2 == b.b2 && a.meta == b.meta
         }
     }
-
-    typealias Seed = (UInt64, UInt64, UInt64, UInt64)
-    /// Random per process (taken from `Hasher`'s seed), odd.
-    static let seed: Seed = {
-        func random(_ k: Int) -> UInt64 {
-            var h = Hasher()
-            h.combine(k)
-            return UInt64(UInt(bitPattern: h.finalize())) | 1
-        }
-        return (random(0), random(1), random(2), random(3))
-    }()
 
     /// A longer word, by its string.
     struct LongKey: Hashable {
@@ -323,8 +307,8 @@ struct WordTable {
     private var mask = 0
     private var count = 0
     var generation = -1
-    /// `WordCache.seed`, read once.
-    let seed = WordCache.seed
+    /// `SeededHasher.seed`, read once.
+    let seed = SeededHasher.seed
 
     static let limit = 8192
     static let maxProbes = 16
