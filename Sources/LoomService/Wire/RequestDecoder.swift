@@ -360,6 +360,9 @@ struct DecodeState: ~Copyable {
             f.typeIndex = t
         case .id:
             let s = try r.string()
+            // Sized once from the body at the first id (a cell's worth of ids per few hundred
+            // bytes), not grown through every power of two.
+            if ids.isEmpty { ids.reserveCapacity(Swift.min(4096, 16 + r.scanner.bytes.count / 400)) }
             guard ids.insert(s).inserted else { throw r.fail("duplicate id '\(s)'") }
             f.id = s
         case .style: try style(into: &f.style)
