@@ -390,6 +390,13 @@ struct JSONScanner {
         return try body(UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]))
     }
 
+    /// The position of the name `token` (read just now) in `table`. An unescaped name lies
+    /// in the body, so what follows it there may be read too (a short name loads as one word).
+    @inline(__always) func index<V>(of token: StringToken, in table: NameTable<V>) -> Int? {
+        let readable = token.escaped ? 0 : bytes.count - token.start
+        return withBytes(token) { table.index(of: $0, readable: readable) }
+    }
+
     /// The string `token` (read just now).
     func string(_ token: StringToken) -> String {
         withBytes(token) { slice in

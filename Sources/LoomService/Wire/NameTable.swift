@@ -55,10 +55,6 @@ struct NameTable<Value> {
         return UnsafeBufferPointer(start: copy, count: a.count)
     }
 
-    func lookup(_ name: UnsafeBufferPointer<UInt8>, readable: Int = 0) -> Value? {
-        index(of: name, readable: readable).map { values[$0] }
-    }
-
     /// The position of `name` in `names`. `readable`: bytes that may be read from the
     /// name's start (at least its length; 8 or more lets a short name load as one word).
     @inline(__always) func index(of name: UnsafeBufferPointer<UInt8>, readable: Int = 0) -> Int? {

@@ -352,8 +352,7 @@ struct DecodeState: ~Copyable {
             let b = try r.scanner.valueStart()
             guard b == UInt8(ascii: "\"") else { throw r.typeError("must be a string", b) }
             let token = try r.scanner.stringToken()
-            let readable = token.escaped ? 0 : r.scanner.bytes.count - token.start
-            guard let t = r.scanner.withBytes(token, { typeNames.index(of: $0, readable: readable) }) else {
+            guard let t = r.scanner.index(of: token, in: typeNames) else {
                 throw r.fail("unknown element type '\(r.scanner.string(token))'")
             }
             f.type = typeNames.values[t]

@@ -114,9 +114,7 @@ struct WireReader: ~Copyable {
     /// the table (its value already skipped; the first such name is kept for `finish`).
     @inline(__always) mutating func member<F>(_ table: NameTable<F>, seen: inout UInt64, unknown: inout String?) throws -> Int? {
         let token = try scanner.memberName()
-        // An unescaped name lies in the body: what follows it there may be read too.
-        let readable = token.escaped ? 0 : scanner.bytes.count - token.start
-        if let index = scanner.withBytes(token, { table.index(of: $0, readable: readable) }) {
+        if let index = scanner.index(of: token, in: table) {
             let bit: UInt64 = 1 << UInt64(index)
             if seen & bit != 0 { throw duplicate(table.names[index]) }
             seen |= bit
@@ -190,8 +188,7 @@ struct WireReader: ~Copyable {
         let b = try scanner.valueStart()
         guard b == UInt8(ascii: "\"") else { throw typeError("must be a string", b) }
         let token = try scanner.stringToken()
-        let readable = token.escaped ? 0 : scanner.bytes.count - token.start
-        if let e = scanner.withBytes(token, { table.lookup($0, readable: readable) }) { return e }
+        if let k = scanner.index(of: token, in: table) { return table.values[k] }
         throw fail("'\(scanner.string(token))' is not one of \(table.names.map { "\"\($0)\"" }.joined(separator: ", "))")
     }
     mutating func integer() throws -> Int {
