@@ -169,16 +169,16 @@ final class WordCache: @unchecked Sendable {
         let word: String
         let font: Int32
         let flags: UInt8
-        /// Hashed once, from the word's UTF-8 bytes (hashing a String feeds the hasher a
-        /// byte at a time). Equal keys have equal bytes (the word path's words are ASCII).
+        /// Hashed once, from the word's UTF-8 bytes with `SeededHasher` (hashing a String
+        /// feeds the hasher a byte at a time). Equal keys have equal bytes (the word path's
+        /// words are ASCII).
         let hash: Int
 
         init(word: String, font: Int32, flags: UInt8) {
             var word = word
-            var h = Hasher()
-            word.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
-            h.combine(font)
-            h.combine(flags)
+            var h = SeededHasher()
+            word.withUTF8 { h.combine(bytes: $0) }
+            h.combine(UInt64(UInt32(bitPattern: font)), UInt64(flags))
             self.word = word; self.font = font; self.flags = flags
             hash = h.finalize()
         }
