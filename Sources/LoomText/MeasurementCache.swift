@@ -78,16 +78,18 @@ final class MeasurementCache: @unchecked Sendable {
         var key: UnsafeRawBufferPointer
         var fingerprint: Int
         var first: Answer
+        /// 0 once evicted (a stored text has at least one answer).
         var answerCount = 1
         /// Where the next answer goes once the text holds all it may.
         var nextReplaced = 0
         var referenced = false
-        var live = true
+
+        var isEvicted: Bool { answerCount == 0 }
 
         static let evicted = Text(key: UnsafeRawBufferPointer(start: nil, count: 0), fingerprint: 0,
                                   first: Answer(container: Container(.zero), measurement: TextMeasurement(
                                       size: .zero, lineCount: 0, truncated: false, ascender: 0, descender: 0)),
-                                  answerCount: 0, live: false)
+                                  answerCount: 0)
     }
 
     /// A shard's state is only touched under its lock, so the run-time exclusivity checks
@@ -223,7 +225,7 @@ final class MeasurementCache: @unchecked Sendable {
         }
 
         private func freeKeys() {
-            for text in texts where text.live { text.key.deallocate() }
+            for text in texts where !text.isEvicted { text.key.deallocate() }
         }
 
         deinit { freeKeys() }
@@ -246,7 +248,7 @@ final class MeasurementCache: @unchecked Sendable {
                 if hand >= texts.count { hand = 0 }
                 let index = hand
                 hand += 1
-                if !texts[index].live { continue }
+                if texts[index].isEvicted { continue }
                 if index == sparing {
                     spared += 1
                     // The only text left: it replaces its own oldest answer instead.
