@@ -115,7 +115,17 @@ private struct RecordWalk {
         let kind = ObjectIdentifier(type(of: e))
         if kind == ObjectIdentifier(DisplayNode.self) {
             let n = unsafeDowncast(e, to: DisplayNode.self)
-            w.byte(1); w.style(e.style); w.optionalSize(n.intrinsicSize); w.byte(n.layoutSpec != nil ? 1 : 0)
+            // The most common record, written at one pointer: kind, style, size, spec flag.
+            w.fixed(1 + CanonicalBytes.maxStyleBytes + 19 + 1) { p in
+                CanonicalBytes.putByte(1, &p)
+                CanonicalBytes.style(e.style, &p)
+                if let size = n.intrinsicSize {
+                    CanonicalBytes.putByte(1, &p); CanonicalBytes.putDouble(size.width, &p); CanonicalBytes.putDouble(size.height, &p)
+                } else {
+                    CanonicalBytes.putByte(0, &p)
+                }
+                CanonicalBytes.putByte(n.layoutSpec != nil ? 1 : 0, &p)
+            }
         } else if kind == ObjectIdentifier(StackLayoutSpec.self) {
             let s = unsafeDowncast(e, to: StackLayoutSpec.self)
             w.byte(2); w.style(e.style)
@@ -218,16 +228,7 @@ struct CanonicalBytes {
     /// A whole number in [-2^31, 2^31) as a tag and 4 bytes, anything else as a tag and its
     /// bit pattern, with -0 folded into +0 (they lay out identically): one spelling per value,
     /// and sizes and factors, mostly whole, hash in half the bytes.
-    @inline(__always) mutating func double(_ v: Double) {
-        if v == v.rounded(.towardZero) && v >= -2_147_483_648 && v < 2_147_483_648 {
-            let p = claim(5)
-            p.pointee = 0xF0
-            UnsafeMutableRawPointer(p + 1).storeBytes(of: Int32(v).littleEndian, as: Int32.self)
-        } else {
-            byte(0xF1)
-            u64(v.bitPattern)
-        }
-    }
+    @inline(__always) mutating func double(_ v: Double) { fixed(9) { Self.putDouble(v, &$0) } }
     /// A count, 7 bits a byte (LEB128).
     @inline(__always) mutating func count(_ n: Int) {
         var v = UInt(n)
@@ -251,13 +252,6 @@ struct CanonicalBytes {
             bytes(utf8)
         }
     }
-    mutating func dimension(_ d: Dimension) {
-        switch d {
-        case .auto: byte(0)
-        case .points(let v): byte(1); double(v)
-        case .fraction(let v): byte(2); double(v)
-        }
-    }
     mutating func insets(_ e: EdgeInsets) { double(e.top); double(e.left); double(e.bottom); double(e.right) }
     mutating func optionalSize(_ s: Size?) {
         if let s { byte(1); double(s.width); double(s.height) } else { byte(0) }
@@ -279,40 +273,101 @@ struct CanonicalBytes {
     }
 
     /// The style fields that differ from the defaults: a bit mask, then their values.
+    /// Written through one pointer after one capacity check (every element has a style: a
+    /// check and a store of `count` per value was most of the records' cost).
     mutating func style(_ s: LayoutElementStyle) {
+        fixed(Self.maxStyleBytes) { p in Self.style(s, &p) }
+    }
+
+    /// The most bytes `style` writes: the mask, seven dimensions, six numbers, alignSelf's
+    /// name, two coordinates.
+    static let maxStyleBytes = 2 + 7 * 10 + 6 * 9 + (1 + maxNameBytes) + 2 * 9
+    /// Enum raw values are short; `styleName` checks it.
+    static let maxNameBytes = 16
+
+    /// Up to `maxBytes` written at a pointer, `count` advanced once.
+    @inline(__always) mutating func fixed(_ maxBytes: Int, _ write: (inout UnsafeMutablePointer<UInt8>) -> Void) {
+        if count + maxBytes > storage.capacity { grow(to: count + maxBytes) }
+        let start = storage.base + count
+        var p = start
+        write(&p)
+        count += p - start
+    }
+
+    @inline(__always) static func putByte(_ b: UInt8, _ p: inout UnsafeMutablePointer<UInt8>) {
+        p.pointee = b
+        p += 1
+    }
+    /// `double(_:)`'s bytes at a pointer.
+    @inline(__always) static func putDouble(_ v: Double, _ p: inout UnsafeMutablePointer<UInt8>) {
+        if v == v.rounded(.towardZero) && v >= -2_147_483_648 && v < 2_147_483_648 {
+            p.pointee = 0xF0
+            UnsafeMutableRawPointer(p + 1).storeBytes(of: Int32(v).littleEndian, as: Int32.self)
+            p += 5
+        } else {
+            p.pointee = 0xF1
+            UnsafeMutableRawPointer(p + 1).storeBytes(of: v.bitPattern.littleEndian, as: UInt64.self)
+            p += 9
+        }
+    }
+    /// A dimension: a tag (auto, points, fraction), then its value.
+    @inline(__always) static func putDimension(_ d: Dimension, _ p: inout UnsafeMutablePointer<UInt8>) {
+        switch d {
+        case .auto: putByte(0, &p)
+        case .points(let v): putByte(1, &p); putDouble(v, &p)
+        case .fraction(let v): putByte(2, &p); putDouble(v, &p)
+        }
+    }
+    /// `name(_:)`'s bytes at a pointer, for names of at most `maxNameBytes`.
+    @inline(__always) static func putName(_ s: String, _ p: inout UnsafeMutablePointer<UInt8>) {
+        var s = s
+        s.withUTF8 { utf8 in
+            precondition(utf8.count <= maxNameBytes, "an enum name longer than CanonicalBytes.maxNameBytes")
+            putByte(UInt8(truncatingIfNeeded: utf8.count), &p)
+            if let base = utf8.baseAddress { p.update(from: base, count: utf8.count) }
+            p += utf8.count
+        }
+    }
+
+    @inline(__always) static func isAuto(_ d: Dimension) -> Bool {
+        if case .auto = d { return true }
+        return false
+    }
+
+    static func style(_ s: LayoutElementStyle, _ p: inout UnsafeMutablePointer<UInt8>) {
         var mask: UInt16 = 0
-        if s.width != .auto { mask |= 1 << 0 }
-        if s.height != .auto { mask |= 1 << 1 }
-        if s.minWidth != .auto { mask |= 1 << 2 }
-        if s.maxWidth != .auto { mask |= 1 << 3 }
-        if s.minHeight != .auto { mask |= 1 << 4 }
-        if s.maxHeight != .auto { mask |= 1 << 5 }
+        if !isAuto(s.width) { mask |= 1 << 0 }
+        if !isAuto(s.height) { mask |= 1 << 1 }
+        if !isAuto(s.minWidth) { mask |= 1 << 2 }
+        if !isAuto(s.maxWidth) { mask |= 1 << 3 }
+        if !isAuto(s.minHeight) { mask |= 1 << 4 }
+        if !isAuto(s.maxHeight) { mask |= 1 << 5 }
         if s.flexGrow != 0 { mask |= 1 << 6 }
         if s.flexShrink != 0 { mask |= 1 << 7 }
-        if s.flexBasis != .auto { mask |= 1 << 8 }
+        if !isAuto(s.flexBasis) { mask |= 1 << 8 }
         if s.alignSelf != .auto { mask |= 1 << 9 }
         if s.spacingBefore != 0 { mask |= 1 << 10 }
         if s.spacingAfter != 0 { mask |= 1 << 11 }
         if s.ascender != 0 { mask |= 1 << 12 }
         if s.descender != 0 { mask |= 1 << 13 }
         if s.layoutPosition.x != 0 || s.layoutPosition.y != 0 { mask |= 1 << 14 }
-        byte(UInt8(mask & 0xFF)); byte(UInt8(mask >> 8))
+        putByte(UInt8(mask & 0xFF), &p); putByte(UInt8(mask >> 8), &p)
         if mask == 0 { return }
-        if mask & (1 << 0) != 0 { dimension(s.width) }
-        if mask & (1 << 1) != 0 { dimension(s.height) }
-        if mask & (1 << 2) != 0 { dimension(s.minWidth) }
-        if mask & (1 << 3) != 0 { dimension(s.maxWidth) }
-        if mask & (1 << 4) != 0 { dimension(s.minHeight) }
-        if mask & (1 << 5) != 0 { dimension(s.maxHeight) }
-        if mask & (1 << 6) != 0 { double(s.flexGrow) }
-        if mask & (1 << 7) != 0 { double(s.flexShrink) }
-        if mask & (1 << 8) != 0 { dimension(s.flexBasis) }
-        if mask & (1 << 9) != 0 { name(s.alignSelf.rawValue) }
-        if mask & (1 << 10) != 0 { double(s.spacingBefore) }
-        if mask & (1 << 11) != 0 { double(s.spacingAfter) }
-        if mask & (1 << 12) != 0 { double(s.ascender) }
-        if mask & (1 << 13) != 0 { double(s.descender) }
-        if mask & (1 << 14) != 0 { double(s.layoutPosition.x); double(s.layoutPosition.y) }
+        if mask & (1 << 0) != 0 { putDimension(s.width, &p) }
+        if mask & (1 << 1) != 0 { putDimension(s.height, &p) }
+        if mask & (1 << 2) != 0 { putDimension(s.minWidth, &p) }
+        if mask & (1 << 3) != 0 { putDimension(s.maxWidth, &p) }
+        if mask & (1 << 4) != 0 { putDimension(s.minHeight, &p) }
+        if mask & (1 << 5) != 0 { putDimension(s.maxHeight, &p) }
+        if mask & (1 << 6) != 0 { putDouble(s.flexGrow, &p) }
+        if mask & (1 << 7) != 0 { putDouble(s.flexShrink, &p) }
+        if mask & (1 << 8) != 0 { putDimension(s.flexBasis, &p) }
+        if mask & (1 << 9) != 0 { putName(s.alignSelf.rawValue, &p) }
+        if mask & (1 << 10) != 0 { putDouble(s.spacingBefore, &p) }
+        if mask & (1 << 11) != 0 { putDouble(s.spacingAfter, &p) }
+        if mask & (1 << 12) != 0 { putDouble(s.ascender, &p) }
+        if mask & (1 << 13) != 0 { putDouble(s.descender, &p) }
+        if mask & (1 << 14) != 0 { putDouble(s.layoutPosition.x, &p); putDouble(s.layoutPosition.y, &p) }
     }
 
     mutating func text(_ a: TextAttributes) {
