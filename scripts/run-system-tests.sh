@@ -3,7 +3,8 @@
 #   fuzz          libFuzzer on the request decoder + layout + encoders (Sources/LoomFuzz)
 #   schemathesis  property-based requests from openapi.yaml against `loom serve`; no 5xx
 #   playground    the page at / in headless Chromium lays the example out and draws boxes
-#   soak          scripts/soak.py: mixed good/bad/stalled traffic, RSS and latency bounds
+#   soak          scripts/soak.py: mixed good/bad/stalled traffic, RSS and latency bounds (and the
+#                 server reports mimalloc as its allocator)
 # Every step is bounded in time, talks to 127.0.0.1 only and stops what it started.
 #
 # Settings (environment):
@@ -201,6 +202,10 @@ step_soak() {
   start_loom soak --workers 2 --queue-limit 512 --max-body-bytes 1048576 --max-depth 128 \
     --connection-timeout 3 --cache-entries 2000 --cache-bytes 8388608
   local pid=$LOOM_PID rc=0
+  # The server runs on mimalloc (linked into loom; it must come before glibc's malloc).
+  if ! grep -m1 'loom listening' "$WORK/loom-soak.log" | grep -q 'allocator="\{0,1\}mimalloc'; then
+    echo "soak: loom serve does not run on mimalloc:" >&2; grep -m1 'loom listening' "$WORK/loom-soak.log" >&2; rc=1
+  fi
   timeout -k 10 $((SOAK_SECONDS + 120)) python3 scripts/soak.py --url "http://127.0.0.1:$LOOM_PORT" \
     --pid "$pid" --duration "$SOAK_SECONDS" --max-body-bytes 1048576 --max-depth 128 --connection-timeout 3 || rc=$?
   if ! kill -0 "$pid" 2>/dev/null; then echo "soak: loom serve died" >&2; tail -20 "$WORK/loom-soak.log"; return 1; fi

@@ -32,6 +32,8 @@ struct BenchCommand: ParsableCommand {
         }
         let runs = Swift.max(1, self.runs)
         let json = self.json
+        // On stderr: the lines on stdout are the results (one JSON object each with --json).
+        FileHandle.standardError.write(Data("loom bench: allocator \(Allocator.description)\n".utf8))
         runWithLargeStack {
             for file in files {
                 guard let data = FileManager.default.contents(atPath: file) else {

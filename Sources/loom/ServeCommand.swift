@@ -78,7 +78,8 @@ struct ServeCommand: ParsableCommand {
         server.accessLogWriter = LogOutput.shared.accessLineWriter(label: logger.label)
         try server.start()
         logger.info("loom listening", metadata: ["host": "\(httpConfig.host)", "port": "\(server.boundPort)",
-                                                 "workers": "\(router.pool.workers)", "fonts": "\(dirs)"])
+                                                 "workers": "\(router.pool.workers)", "fonts": "\(dirs)",
+                                                 "allocator": "\(Allocator.description)"])
 
         // SIGTERM / SIGINT: stop accepting, report not ready, finish in-flight work, exit 0.
         let drain = Double(setting(drainTimeout, "LOOM_DRAIN_TIMEOUT", 20))
