@@ -34,7 +34,8 @@ enum Allocator {
 
     static var description: String {
         let v = Int(mi_version())
-        return isMimalloc ? "mimalloc \(v / 100).\(v / 10 % 10).\(v % 10)" : "glibc malloc (mimalloc \(v / 100).\(v / 10 % 10).\(v % 10) linked but not in use)"
+        let mimalloc = "mimalloc \(v / 100).\(v / 10 % 10).\(v % 10)"
+        return isMimalloc ? mimalloc : "glibc malloc (\(mimalloc) linked but not in use)"
     }
 }
 

@@ -14,6 +14,8 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var isFraction: Bool { if case .fraction = self { return true } else { return false } }
+    /// Matched by its case (`!= .auto` goes through the synthesized `==`).
+    public var isAuto: Bool { if case .auto = self { return true } else { return false } }
 
     public var description: String {
         switch self {

@@ -116,14 +116,10 @@ private struct RecordWalk {
         if kind == ObjectIdentifier(DisplayNode.self) {
             let n = unsafeDowncast(e, to: DisplayNode.self)
             // The most common record, written at one pointer: kind, style, size, spec flag.
-            w.fixed(1 + CanonicalBytes.maxStyleBytes + 19 + 1) { p in
+            w.fixed(1 + CanonicalBytes.maxStyleBytes + CanonicalBytes.maxOptionalSizeBytes + 1) { p in
                 CanonicalBytes.putByte(1, &p)
                 CanonicalBytes.style(e.style, &p)
-                if let size = n.intrinsicSize {
-                    CanonicalBytes.putByte(1, &p); CanonicalBytes.putDouble(size.width, &p); CanonicalBytes.putDouble(size.height, &p)
-                } else {
-                    CanonicalBytes.putByte(0, &p)
-                }
+                CanonicalBytes.putOptionalSize(n.intrinsicSize, &p)
                 CanonicalBytes.putByte(n.layoutSpec != nil ? 1 : 0, &p)
             }
         } else if kind == ObjectIdentifier(StackLayoutSpec.self) {
@@ -245,17 +241,9 @@ struct CanonicalBytes {
         s.withUTF8 { bytes($0) }
     }
     /// A short name (enum raw values, type names).
-    mutating func name(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
-            byte(UInt8(truncatingIfNeeded: utf8.count))
-            bytes(utf8)
-        }
-    }
+    mutating func name(_ s: String) { fixed(1 + s.utf8.count) { Self.putName(s, &$0) } }
     mutating func insets(_ e: EdgeInsets) { double(e.top); double(e.left); double(e.bottom); double(e.right) }
-    mutating func optionalSize(_ s: Size?) {
-        if let s { byte(1); double(s.width); double(s.height) } else { byte(0) }
-    }
+    mutating func optionalSize(_ s: Size?) { fixed(Self.maxOptionalSizeBytes) { Self.putOptionalSize(s, &$0) } }
     mutating func font(_ f: FontDescriptor) { lowercased(f.family); double(f.size); u64(UInt64(f.weight)); byte(f.italic ? 1 : 0) }
     /// `string(s.lowercased())` (families match case-insensitively), an ASCII name
     /// lowercased straight into the buffer.
@@ -280,10 +268,10 @@ struct CanonicalBytes {
     }
 
     /// The most bytes `style` writes: the mask, seven dimensions, six numbers, alignSelf's
-    /// name, two coordinates.
-    static let maxStyleBytes = 2 + 7 * 10 + 6 * 9 + (1 + maxNameBytes) + 2 * 9
-    /// Enum raw values are short; `styleName` checks it.
-    static let maxNameBytes = 16
+    /// name (the longest value's), two coordinates.
+    static let maxStyleBytes = 2 + 7 * 10 + 6 * 9 + (1 + AlignSelf.allCases.map(\.rawValue.utf8.count).max()!) + 2 * 9
+    /// The most bytes `optionalSize` writes: a flag, two numbers.
+    static let maxOptionalSizeBytes = 1 + 2 * 9
 
     /// Up to `maxBytes` written at a pointer, `count` advanced once.
     @inline(__always) mutating func fixed(_ maxBytes: Int, _ write: (inout UnsafeMutablePointer<UInt8>) -> Void) {
@@ -318,33 +306,33 @@ struct CanonicalBytes {
         case .fraction(let v): putByte(2, &p); putDouble(v, &p)
         }
     }
-    /// `name(_:)`'s bytes at a pointer, for names of at most `maxNameBytes`.
+    /// `name(_:)`'s bytes at a pointer: the length in one byte, then the bytes.
     @inline(__always) static func putName(_ s: String, _ p: inout UnsafeMutablePointer<UInt8>) {
         var s = s
         s.withUTF8 { utf8 in
-            precondition(utf8.count <= maxNameBytes, "an enum name longer than CanonicalBytes.maxNameBytes")
             putByte(UInt8(truncatingIfNeeded: utf8.count), &p)
             if let base = utf8.baseAddress { p.update(from: base, count: utf8.count) }
             p += utf8.count
         }
     }
 
-    @inline(__always) static func isAuto(_ d: Dimension) -> Bool {
-        if case .auto = d { return true }
-        return false
+    /// `optionalSize(_:)`'s bytes at a pointer.
+    @inline(__always) static func putOptionalSize(_ s: Size?, _ p: inout UnsafeMutablePointer<UInt8>) {
+        guard let s else { return putByte(0, &p) }
+        putByte(1, &p); putDouble(s.width, &p); putDouble(s.height, &p)
     }
 
     static func style(_ s: LayoutElementStyle, _ p: inout UnsafeMutablePointer<UInt8>) {
         var mask: UInt16 = 0
-        if !isAuto(s.width) { mask |= 1 << 0 }
-        if !isAuto(s.height) { mask |= 1 << 1 }
-        if !isAuto(s.minWidth) { mask |= 1 << 2 }
-        if !isAuto(s.maxWidth) { mask |= 1 << 3 }
-        if !isAuto(s.minHeight) { mask |= 1 << 4 }
-        if !isAuto(s.maxHeight) { mask |= 1 << 5 }
+        if !s.width.isAuto { mask |= 1 << 0 }
+        if !s.height.isAuto { mask |= 1 << 1 }
+        if !s.minWidth.isAuto { mask |= 1 << 2 }
+        if !s.maxWidth.isAuto { mask |= 1 << 3 }
+        if !s.minHeight.isAuto { mask |= 1 << 4 }
+        if !s.maxHeight.isAuto { mask |= 1 << 5 }
         if s.flexGrow != 0 { mask |= 1 << 6 }
         if s.flexShrink != 0 { mask |= 1 << 7 }
-        if !isAuto(s.flexBasis) { mask |= 1 << 8 }
+        if !s.flexBasis.isAuto { mask |= 1 << 8 }
         if s.alignSelf != .auto { mask |= 1 << 9 }
         if s.spacingBefore != 0 { mask |= 1 << 10 }
         if s.spacingAfter != 0 { mask |= 1 << 11 }
