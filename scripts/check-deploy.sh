@@ -58,7 +58,7 @@ echo "== tools"
 echo "  openapi-spec-validator $("$PY" -c 'import importlib.metadata as m; print(m.version("openapi-spec-validator"))'), \
 kubernetes-validate $("$PY" -c 'import importlib.metadata as m; print(m.version("kubernetes-validate"))'), \
 check-jsonschema $("$PY" -c 'import importlib.metadata as m; print(m.version("check-jsonschema"))'), \
-$("$BIN/hadolint" --version 2>/dev/null | head -1), \
+$("$BIN/hadolint" --version 2>/dev/null | awk 'NR == 1'), \
 dockerfile-parse $("$PY" -c 'import importlib.metadata as m; print(m.version("dockerfile-parse"))')"
 
 # ---------------------------------------------------------------- 1. OpenAPI
@@ -313,11 +313,12 @@ if [ -n "$bin" ] && command -v readelf >/dev/null && command -v dpkg >/dev/null;
   missing=""
   for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     case "$lib" in libswift*|libFoundation*|libdispatch*|libBlocksRuntime*|libc.so*|libm.so*|ld-linux*|libstdc++*|libgcc_s*) continue ;; esac
-    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|aarch64|64bit/ {print $NF; exit}')
+    # awk reads to the end: leaving early would kill ldconfig with SIGPIPE under pipefail.
+    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|aarch64|64bit/ && p == "" {p = $NF} END {print p}')
     pkg=""
     # dpkg knows a file by the path its package installed (/lib or /usr/lib on merged /usr).
     [ -n "$path" ] && pkg=$(dpkg -S "$path" "$(readlink -f "$path")" "*/$(basename "$(readlink -f "$path")")" 2>/dev/null \
-      | head -1 | cut -d: -f1 || true)
+      | awk -F: 'NR == 1 {print $1}' || true)
     if [ -z "$pkg" ] || [[ "$runtime_pkgs" != *" $pkg "* ]]; then missing="$missing $lib(${pkg:-unknown package})"; fi
   done
   if [ -z "$missing" ]; then

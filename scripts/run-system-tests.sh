@@ -123,7 +123,7 @@ step_fuzz() {
 
 # --- b. schemathesis ----------------------------------------------------------------------
 step_schemathesis() {
-  if [ ! -x "$VENV/bin/schemathesis" ] || ! "$VENV/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+  if [ ! -x "$VENV/bin/schemathesis" ] || ! "$VENV/bin/schemathesis" --version 2>/dev/null | grep "$SCHEMATHESIS_VERSION" >/dev/null; then
     log "schemathesis: installing $SCHEMATHESIS_VERSION into .venv-system"
     timeout 120 python3 -m venv "$VENV"
     timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
@@ -173,7 +173,7 @@ step_playground() {
   stop_loom "$pid" || rc=1
   [ "$rc" -eq 0 ] || { tail -20 "$WORK/chromium.log"; echo "playground: chromium failed ($rc)" >&2; return 1; }
   local boxes count
-  boxes=$(sed -n 's/.*<body[^>]*data-boxes="\([0-9]*\)".*/\1/p' "$dom" | head -1)
+  boxes=$(sed -n 's/.*<body[^>]*data-boxes="\([0-9]*\)".*/\1/p' "$dom" | awk 'NR == 1')
   count=$(grep -o 'class="box[^"]*"' "$dom" | wc -l)
   echo "playground: body data-boxes=${boxes:-none}, .box elements: $count"
   [ -n "$boxes" ] && [ "$boxes" -ge 3 ] || { head -c 3000 "$dom"; echo "playground: data-boxes missing or < 3" >&2; return 1; }
@@ -203,7 +203,7 @@ step_soak() {
     --connection-timeout 3 --cache-entries 2000 --cache-bytes 8388608
   local pid=$LOOM_PID rc=0
   # The server runs on mimalloc (linked into loom; it must come before glibc's malloc).
-  if ! grep -m1 'loom listening' "$WORK/loom-soak.log" | grep -q 'allocator="\{0,1\}mimalloc'; then
+  if ! grep -m1 'loom listening' "$WORK/loom-soak.log" | grep 'allocator="\{0,1\}mimalloc' >/dev/null; then
     echo "soak: loom serve does not run on mimalloc:" >&2; grep -m1 'loom listening' "$WORK/loom-soak.log" >&2; rc=1
   fi
   timeout -k 10 $((SOAK_SECONDS + 120)) python3 scripts/soak.py --url "http://127.0.0.1:$LOOM_PORT" \
