@@ -18,7 +18,11 @@ final class StackLayoutAlgorithm {
     let concurrent: Bool
 
     /// Per child: current layout, resolved alignment, whether it is an unmeasured placeholder.
-    var layouts: [Layout]
+    /// Layouts are held unretained: every layout `layoutThatFits` returns stays in the child's
+    /// memo for as long as the tree lives (and the placeholder is `zero`, held here), so the
+    /// algorithm need not count references to each one it stores and reads.
+    private var layouts: [Unmanaged<Layout>]
+    private let zero: Layout
     let alignments: [StackLayoutAlignItems]
     var placeholders: [Bool]
 
@@ -59,6 +63,7 @@ final class StackLayoutAlgorithm {
             case .stretch: return .stretch
             }
         }
+        self.zero = Layout(size: .zero, ascender: 0, descender: 0, grid: context.grid)
         self.layouts = []
         self.placeholders = []
     }
@@ -73,6 +78,14 @@ final class StackLayoutAlgorithm {
     @inline(__always) func point(main m: Double, cross c: Double) -> Point {
         vertical ? Point(x: c, y: m) : Point(x: m, y: c)
     }
+
+    // MARK: the children's current layouts
+
+    @inline(__always) func size(of i: Int) -> Size { layouts[i]._withUnsafeGuaranteedRef { $0.size } }
+    @inline(__always) func ascender(of i: Int) -> Double { layouts[i]._withUnsafeGuaranteedRef { $0.ascender } }
+    @inline(__always) func descender(of i: Int) -> Double { layouts[i]._withUnsafeGuaranteedRef { $0.descender } }
+    /// `layout` must be one `layoutThatFits` returned (kept alive by the child's memo).
+    @inline(__always) func setLayout(_ i: Int, _ layout: Layout) { layouts[i] = Unmanaged.passUnretained(layout) }
 
     // MARK: measuring a child (crossChildLayout)
 
@@ -104,12 +117,12 @@ final class StackLayoutAlgorithm {
                 DispatchQueue.concurrentPerform(iterations: jobs.count) { k in out[k] = body(jobs[k].index, jobs[k].main) }
             }
             for (k, job) in jobs.enumerated() {
-                layouts[job.index] = results[k]!
+                setLayout(job.index, results[k]!)
                 placeholders[job.index] = false
             }
         } else {
             for job in jobs {
-                layouts[job.index] = body(job.index, job.main)
+                setLayout(job.index, body(job.index, job.main))
                 placeholders[job.index] = false
             }
         }
@@ -127,9 +140,8 @@ final class StackLayoutAlgorithm {
         let optimized = flexibleBoth == 1 && mainMin == mainMax
 
         // §7.2.4: first pass with an unbounded (or flex-basis) main axis.
-        let zero = Layout(size: .zero, ascender: 0, descender: 0, grid: context.grid)
-        layouts = [Layout](repeating: zero, count: n)
-        placeholders = [Bool](repeating: true, count: n)
+        layouts = filled(Unmanaged.passUnretained(zero), count: n)
+        placeholders = filled(true, count: n)
         let parentMain = main(parentSize)
         var firstPass: [MainSize] = []
         firstPass.reserveCapacity(n)
@@ -159,7 +171,7 @@ final class StackLayoutAlgorithm {
 
         // Placeholders nobody measured (a shrinking optimized child): measured at exactly 0×0 (§15).
         for i in 0..<n where placeholders[i] {
-            layouts[i] = children[i].layoutThatFits(SizeRange(exactly: .zero), parentSize: .zero, context: context)
+            setLayout(i, children[i].layoutThatFits(SizeRange(exactly: .zero), parentSize: .zero, context: context))
             placeholders[i] = false
         }
 
@@ -170,7 +182,7 @@ final class StackLayoutAlgorithm {
     func lineSum(_ range: Range<Int>) -> Double {
         var sum = range.isEmpty ? 0 : spec.spacing * Double(range.count - 1)
         for i in range { sum += children[i].style.spacingBefore + children[i].style.spacingAfter }
-        for i in range { sum += main(layouts[i].size) }
+        for i in range { sum += main(size(of: i)) }
         return sum
     }
 
@@ -189,7 +201,7 @@ final class StackLayoutAlgorithm {
         var start = 0, lineSum = 0.0, gap = 0.0
         for i in 0..<n {
             let s = children[i].style
-            let extent = s.spacingBefore + main(layouts[i].size) + s.spacingAfter
+            let extent = s.spacingBefore + main(size(of: i)) + s.spacingAfter
             if violation(lineSum + gap + extent) < 0 && i > start {
                 lines.append(Line(range: start..<i))
                 start = i; lineSum = 0; gap = 0
@@ -220,17 +232,17 @@ final class StackLayoutAlgorithm {
             }
             return
         }
-        var adjustments = [Double](repeating: 0, count: range.count)
+        var adjustments = filled(0.0, count: range.count)
         if v > 0 {
             for (k, i) in range.enumerated() {
                 adjustments[k] = (v * (children[i].style.flexGrow / flexSum)).rounded(.down)
             }
         } else {
             var scaledSum = 0.0
-            for i in range { scaledSum += main(layouts[i].size) * (children[i].style.flexShrink / flexSum) }
+            for i in range { scaledSum += main(size(of: i)) * (children[i].style.flexShrink / flexSum) }
             if scaledSum != 0 {
                 for (k, i) in range.enumerated() {
-                    let scaled = main(layouts[i].size) * (children[i].style.flexShrink / flexSum)
+                    let scaled = main(size(of: i)) * (children[i].style.flexShrink / flexSum)
                     adjustments[k] = -abs((scaled / scaledSum) * v)
                 }
             }
@@ -243,7 +255,7 @@ final class StackLayoutAlgorithm {
         for (k, adjustment) in adjustments.enumerated() where adjustment != 0 {
             let i = lower + k
             let extra = (k == first && children[i].style.flexGrow > 0) ? remaining : 0
-            flexing.append(MainSize(index: i, main: cgMax(main(layouts[i].size) + adjustment + extra, 0)))
+            flexing.append(MainSize(index: i, main: cgMax(main(size(of: i)) + adjustment + extra, 0)))
         }
         remeasure(flexing) { i, target in
             measureChild(i, stackMin: target, stackMax: target, crossMin: crossMin, crossMax: crossMax)
@@ -254,8 +266,8 @@ final class StackLayoutAlgorithm {
 
     func baselineOf(_ i: Int) -> Double {
         switch alignments[i] {
-        case .baselineFirst: return layouts[i].ascender
-        case .baselineLast: return cross(layouts[i].size) + layouts[i].descender
+        case .baselineFirst: return ascender(of: i)
+        case .baselineLast: return cross(size(of: i)) + descender(of: i)
         default: return 0
         }
     }
@@ -275,9 +287,9 @@ final class StackLayoutAlgorithm {
                 if isBaseline(i) {
                     let b = baselineOf(i)
                     toBaseline = cgMax(toBaseline, b)
-                    fromBaseline = cgMax(fromBaseline, cross(layouts[i].size) - b)
+                    fromBaseline = cgMax(fromBaseline, cross(size(of: i)) - b)
                 } else {
-                    maxCross = cgMax(maxCross, cross(layouts[i].size))
+                    maxCross = cgMax(maxCross, cross(size(of: i)))
                 }
             }
             var c = cgMax(toBaseline + fromBaseline, maxCross)
@@ -308,8 +320,8 @@ final class StackLayoutAlgorithm {
             let lineCross = lines[li].cross
             var candidates: [MainSize] = []
             for i in lines[li].range
-            where alignments[i] == .stretch && lineCross - cross(layouts[i].size) > StackLayoutAlgorithm.violationEpsilon {
-                candidates.append(MainSize(index: i, main: main(layouts[i].size)))
+            where alignments[i] == .stretch && lineCross - cross(size(of: i)) > StackLayoutAlgorithm.violationEpsilon {
+                candidates.append(MainSize(index: i, main: main(size(of: i))))
             }
             if candidates.isEmpty { continue }
             remeasure(candidates) { i, s in
@@ -370,7 +382,7 @@ final class StackLayoutAlgorithm {
                 let s = children[i].style
                 p += s.spacingBefore
                 if k > 0 { p += spec.spacing + extraGap }
-                let itemCross = cross(layouts[i].size)
+                let itemCross = cross(size(of: i))
                 let offset: Double
                 switch alignments[i] {
                 case .end: offset = line.cross - itemCross
@@ -378,8 +390,8 @@ final class StackLayoutAlgorithm {
                 case .baselineFirst, .baselineLast: offset = line.baseline - baselineOf(i)
                 case .start, .stretch: offset = 0
                 }
-                subs.append(Sublayout(slot: i, position: point(main: p, cross: lineCrossStart + offset), layout: layouts[i]))
-                p += main(layouts[i].size) + s.spacingAfter
+                subs.append(Sublayout(slot: i, position: point(main: p, cross: lineCrossStart + offset), layout: layouts[i].takeUnretainedValue()))
+                p += main(size(of: i)) + s.spacingAfter
             }
             lineCrossStart += line.cross + lineGap + spec.lineSpacing
         }
@@ -387,9 +399,20 @@ final class StackLayoutAlgorithm {
         let size = used.clamp(self.size(main: stackMain, cross: crossSum))
         var ascender = spec.style.ascender, descender = spec.style.descender
         if vertical {
-            ascender = layouts[0].ascender
-            descender = layouts[children.count - 1].descender
+            ascender = self.ascender(of: 0)
+            descender = self.descender(of: children.count - 1)
         }
         return Layout(size: size, sublayouts: subs, ascender: ascender, descender: descender, grid: context.grid)
     }
+}
+
+/// `Array(repeating:count:)` for a stdlib element type (Bool, Double) goes through the
+/// standard library's unspecialized entry point, which looks the array's storage class up
+/// in the runtime's metadata cache on every call: about 5 % of a layout when each stack
+/// did it. Appending after one reservation is specialized here and looks nothing up.
+@inline(__always) func filled<T>(_ value: T, count: Int) -> [T] {
+    var a: [T] = []
+    a.reserveCapacity(count)
+    for _ in 0..<count { a.append(value) }
+    return a
 }
