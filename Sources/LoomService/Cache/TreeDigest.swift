@@ -50,6 +50,8 @@ private struct RecordWalk {
     var counts: [Int] = []
     var recordRanges: [Range<Int>] = []
     let tracksSubtrees: Bool
+    /// The salts, read once per walk rather than from their lazy globals per subtree.
+    private let salts = (first: TreeDigestSalts.first, second: TreeDigestSalts.second)
     /// The next element's pre-order index.
     private var next = 0
 
@@ -92,8 +94,8 @@ private struct RecordWalk {
     /// The subtree digest of `e` (pre-order index `index`), marking shared subtrees.
     mutating func subtreeDigest(_ e: LayoutElement, _ index: Int) -> ElementDigest {
         var h1 = Hasher(), h2 = Hasher()
-        h1.combine(TreeDigestSalts.first)
-        h2.combine(TreeDigestSalts.second)
+        h1.combine(salts.first)
+        h2.combine(salts.second)
         var k = index + 1
         for child in e.layoutChildren {
             let d = subtreeDigest(child, k)
@@ -116,7 +118,7 @@ private struct RecordWalk {
         if kind == ObjectIdentifier(DisplayNode.self) {
             let n = unsafeDowncast(e, to: DisplayNode.self)
             // The most common record, written at one pointer: kind, style, size, spec flag.
-            w.fixed(1 + CanonicalBytes.maxStyleBytes + CanonicalBytes.maxOptionalSizeBytes + 1) { p in
+            w.fixed(1 + w.styleRoom + CanonicalBytes.maxOptionalSizeBytes + 1) { p in
                 CanonicalBytes.putByte(1, &p)
                 CanonicalBytes.style(e.style, &p)
                 CanonicalBytes.putOptionalSize(n.intrinsicSize, &p)
@@ -200,6 +202,9 @@ struct CanonicalBytes {
     }
     private let storage = Storage(256)
     private(set) var count = 0
+    /// `maxStyleBytes`, read once per buffer: it is computed (a lazy global), and each read
+    /// of it checks that it was made.
+    let styleRoom = CanonicalBytes.maxStyleBytes
 
     mutating func reserve(_ n: Int) { if n > storage.capacity { grow(to: n) } }
     private func grow(to n: Int) {
@@ -264,7 +269,7 @@ struct CanonicalBytes {
     /// Written through one pointer after one capacity check (every element has a style: a
     /// check and a store of `count` per value was most of the records' cost).
     mutating func style(_ s: LayoutElementStyle) {
-        fixed(Self.maxStyleBytes) { p in Self.style(s, &p) }
+        fixed(styleRoom) { p in Self.style(s, &p) }
     }
 
     /// The most bytes `style` writes: the mask, seven dimensions, six numbers, alignSelf's
