@@ -91,6 +91,9 @@ open class LayoutElement {
         return layout
     }
 
+    /// Keeps `layout` until `resetMemo` or the element goes: nothing is ever evicted, and every
+    /// layout `layoutThatFits` returns passes through here, which is what lets the stack
+    /// algorithm hold its children's layouts unretained.
     private func remember(_ layout: Layout, _ key: MemoKey) {
         if memoKey0 == nil { memoKey0 = key; memoLayout0 = layout; return }
         if memoKey1 == nil { memoKey1 = key; memoLayout1 = layout; return }
