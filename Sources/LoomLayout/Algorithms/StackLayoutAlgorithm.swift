@@ -17,14 +17,14 @@ final class StackLayoutAlgorithm {
     let parentSize: Size
     let concurrent: Bool
 
-    /// Per child: current layout, resolved alignment, whether it is an unmeasured placeholder.
-    /// Layouts are held unretained: every layout `layoutThatFits` returns stays in the child's
-    /// memo for as long as the tree lives (and the placeholder is `zero`, held here), so the
-    /// algorithm need not count references to each one it stores and reads.
+    /// Per child: current layout and resolved alignment. A child not measured yet holds the
+    /// placeholder `zero` (held here; no child's measurement is ever that object). Layouts are
+    /// held unretained: every layout `layoutThatFits` returns stays in the child's memo for as
+    /// long as the tree lives, so the algorithm need not count references to each one it
+    /// stores and reads.
     private var layouts: [Unmanaged<Layout>]
     private let zero: Layout
     let alignments: [StackLayoutAlignItems]
-    var placeholders: [Bool]
 
     struct Line {
         var range: Range<Int>
@@ -65,7 +65,6 @@ final class StackLayoutAlgorithm {
         }
         self.zero = Layout(size: .zero, ascender: 0, descender: 0, grid: context.grid)
         self.layouts = []
-        self.placeholders = []
     }
 
     // MARK: axis helpers
@@ -84,6 +83,7 @@ final class StackLayoutAlgorithm {
     @inline(__always) func size(of i: Int) -> Size { layouts[i]._withUnsafeGuaranteedRef { $0.size } }
     @inline(__always) func ascender(of i: Int) -> Double { layouts[i]._withUnsafeGuaranteedRef { $0.ascender } }
     @inline(__always) func descender(of i: Int) -> Double { layouts[i]._withUnsafeGuaranteedRef { $0.descender } }
+    @inline(__always) func isPlaceholder(_ i: Int) -> Bool { layouts[i].toOpaque() == Unmanaged.passUnretained(zero).toOpaque() }
     /// `layout` must be one `layoutThatFits` returned (kept alive by the child's memo).
     @inline(__always) func setLayout(_ i: Int, _ layout: Layout) { layouts[i] = Unmanaged.passUnretained(layout) }
 
@@ -111,19 +111,17 @@ final class StackLayoutAlgorithm {
     /// several threads for `concurrent` stacks, and stores the new layouts.
     func remeasure(_ jobs: [MainSize], _ body: (Int, Double) -> Layout) {
         if concurrent && jobs.count > 1 {
-            var results = [Layout?](repeating: nil, count: jobs.count)
+            var results: [Layout?] = filled(nil, count: jobs.count)
             results.withUnsafeMutableBufferPointer { buf in
                 let out = buf
                 DispatchQueue.concurrentPerform(iterations: jobs.count) { k in out[k] = body(jobs[k].index, jobs[k].main) }
             }
             for (k, job) in jobs.enumerated() {
                 setLayout(job.index, results[k]!)
-                placeholders[job.index] = false
             }
         } else {
             for job in jobs {
                 setLayout(job.index, body(job.index, job.main))
-                placeholders[job.index] = false
             }
         }
     }
@@ -141,7 +139,6 @@ final class StackLayoutAlgorithm {
 
         // §7.2.4: first pass with an unbounded (or flex-basis) main axis.
         layouts = filled(Unmanaged.passUnretained(zero), count: n)
-        placeholders = filled(true, count: n)
         let parentMain = main(parentSize)
         var firstPass: [MainSize] = []
         firstPass.reserveCapacity(n)
@@ -170,9 +167,8 @@ final class StackLayoutAlgorithm {
         stretch(&lines)
 
         // Placeholders nobody measured (a shrinking optimized child): measured at exactly 0×0 (§15).
-        for i in 0..<n where placeholders[i] {
+        for i in 0..<n where isPlaceholder(i) {
             setLayout(i, children[i].layoutThatFits(SizeRange(exactly: .zero), parentSize: .zero, context: context))
-            placeholders[i] = false
         }
 
         // §7.2.10 / §7.2.12: positions and size.
@@ -406,10 +402,11 @@ final class StackLayoutAlgorithm {
     }
 }
 
-/// `Array(repeating:count:)` for a stdlib element type (Bool, Double) goes through the
-/// standard library's unspecialized entry point, which looks the array's storage class up
-/// in the runtime's metadata cache on every call: about 5 % of a layout when each stack
-/// did it. Appending after one reservation is specialized here and looks nothing up.
+/// `Array(repeating:count:)` (for Bool and Double, as measured) goes through the standard
+/// library's unspecialized entry point, which looks the array's storage class up in the
+/// runtime's metadata cache on every call: about 5 % of a layout when each stack did it.
+/// Appending after one reservation is specialized here and looks nothing up. Every array
+/// of this algorithm made with one value repeated is made here.
 @inline(__always) func filled<T>(_ value: T, count: Int) -> [T] {
     var a: [T] = []
     a.reserveCapacity(count)
