@@ -310,11 +310,11 @@ bin=""
 for b in .build/release/loom .build/debug/loom; do [ -x "$b" ] && { bin=$b; break; }; done
 if [ -n "$bin" ] && command -v readelf >/dev/null && command -v dpkg >/dev/null; then
   runtime_pkgs=" $(scripts/install-deps.sh --print runtime) "
+  known_libs=$(ldconfig -p)
   missing=""
   for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     case "$lib" in libswift*|libFoundation*|libdispatch*|libBlocksRuntime*|libc.so*|libm.so*|ld-linux*|libstdc++*|libgcc_s*) continue ;; esac
-    # awk reads to the end: leaving early would kill ldconfig with SIGPIPE under pipefail.
-    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|aarch64|64bit/ && p == "" {p = $NF} END {print p}')
+    path=$(awk -v l="$lib" '$1 == l && /x86-64|aarch64|64bit/ {print $NF; exit}' <<<"$known_libs")
     pkg=""
     # dpkg knows a file by the path its package installed (/lib or /usr/lib on merged /usr).
     [ -n "$path" ] && pkg=$(dpkg -S "$path" "$(readlink -f "$path")" "*/$(basename "$(readlink -f "$path")")" 2>/dev/null \
