@@ -92,7 +92,16 @@ final class StackLayoutAlgorithm {
     /// §7.2.3 `measureChild`: a stretch child takes its cross range from its own style
     /// resolved against an undefined parent, where an explicit value is set.
     func measureChild(_ i: Int, stackMin: Double, stackMax: Double, crossMin cMin: Double, crossMax cMax: Double) -> Layout {
-        let child = children[i]
+        // Borrowed: the spec's array holds every child while the algorithm runs (a retain and
+        // release per measurement would be two atomic writes to the child's object).
+        Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef { child in
+            measure(child, i, stackMin: stackMin, stackMax: stackMax, crossMin: cMin, crossMax: cMax)
+        }
+    }
+
+    @inline(__always)
+    private func measure(_ child: LayoutElement, _ i: Int, stackMin: Double, stackMax: Double,
+                         crossMin cMin: Double, crossMax cMax: Double) -> Layout {
         let childCrossMin: Double, childCrossMax: Double
         if alignments[i] == .stretch {
             let r = child.style.resolveSize(parent: .undefined)
