@@ -305,7 +305,12 @@ final class MeasurementCache: @unchecked Sendable {
     /// `body` with the shard holding texts of `fingerprint` (borrowed from the array, not
     /// retained).
     @inline(__always) private func withShard<T>(_ fingerprint: Int, _ body: (Shard) -> T) -> T {
-        shards.withUnsafeBufferPointer { body($0[Int(UInt(bitPattern: fingerprint) % UInt($0.count))]) }
+        shards.withUnsafeBufferPointer { shards in
+            // Borrowed: the array holds the shard for the cache's lifetime, and a retain and
+            // release of an object every thread uses would be two atomic writes to one line.
+            Unmanaged.passUnretained(shards[Int(UInt(bitPattern: fingerprint) % UInt(shards.count))])
+                ._withUnsafeGuaranteedRef { body($0) }
+        }
     }
 
     var isEnabled: Bool { !shards.isEmpty }

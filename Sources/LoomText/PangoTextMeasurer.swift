@@ -145,7 +145,8 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// longest line and the width it was measured in, the same lines form; and in a height
     /// at least its height, all of them stay visible. (Not with negative letter spacing,
     /// where Pango's line widths exceed the CSS ones; never for a NaN container.)
-    static func answer(in container: Size, from memo: TextMeasurementMemo, _ text: TextAttributes) -> TextMeasurement? {
+    @inline(__always)
+    static func answer(in container: Size, from memo: borrowing TextMeasurementMemo, _ text: TextAttributes) -> TextMeasurement? {
         if let e = memo.recent, let m = answer(in: container, from: e, text) { return m }
         if let e = memo.earlier, let m = answer(in: container, from: e, text) { return m }
         return nil
