@@ -293,7 +293,9 @@ struct CanonicalBytes {
     }
     /// `double(_:)`'s bytes at a pointer.
     @inline(__always) static func putDouble(_ v: Double, _ p: inout UnsafeMutablePointer<UInt8>) {
-        if v == v.rounded(.towardZero) && v >= -2_147_483_648 && v < 2_147_483_648 {
+        // In range (NaN is not), the conversion truncates; it is whole when it converts back
+        // (a conversion and a compare, where `rounded(.towardZero)` is a call into libm).
+        if v >= -2_147_483_648 && v < 2_147_483_648 && Double(Int32(v)) == v {
             p.pointee = 0xF0
             UnsafeMutableRawPointer(p + 1).storeBytes(of: Int32(v).littleEndian, as: Int32.self)
             p += 5

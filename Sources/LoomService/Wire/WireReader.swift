@@ -197,7 +197,7 @@ struct WireReader: ~Copyable {
         return Int(d)
     }
     /// A flex factor: a number >= 0, or a boolean as in API 1.x.
-    mutating func flexFactor() throws -> Double {
+    @inline(__always) mutating func flexFactor() throws -> Double {
         switch try scanner.valueStart() {
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return try bool() ? 1 : 0
         case UInt8(ascii: "-"), 48...57: return try nonNegative()
@@ -214,10 +214,15 @@ struct WireReader: ~Copyable {
         return digits > 0 && dots <= 1
     }
 
-    /// A Dimension: a number (points, >= 0), "NN%" (0–100 %), "NNpt" or "auto".
-    mutating func dimension() throws -> Dimension {
+    /// A Dimension: a number (points, >= 0), "NN%" (0–100 %), "NNpt" or "auto". Numbers, the
+    /// common case, are read inline; everything else by `dimensionSlow`.
+    @inline(__always) mutating func dimension() throws -> Dimension {
         let b = try scanner.valueStart()
         if b == UInt8(ascii: "-") || (b >= 48 && b <= 57) { return .points(try nonNegative()) }
+        return try dimensionSlow(b)
+    }
+
+    @inline(never) private mutating func dimensionSlow(_ b: UInt8) throws -> Dimension {
         guard b == UInt8(ascii: "\"") else { throw typeError("must be a Dimension (a number of points, \"NN%\" or \"auto\")", b) }
         let s = try scanner.string()
         if s == "auto" { return .auto }
