@@ -18,7 +18,7 @@ final class StackLayoutAlgorithm {
     let concurrent: Bool
 
     /// Per child: current layout and resolved alignment. A child not measured yet holds the
-    /// placeholder `zero` (held here; no child's measurement is ever that object). Layouts are
+    /// context's placeholder `zero` (no child's measurement is ever that object). Layouts are
     /// held unretained: every layout `layoutThatFits` returns stays in the child's memo for as
     /// long as the tree lives, so the algorithm need not count references to each one it
     /// stores and reads.
@@ -63,7 +63,7 @@ final class StackLayoutAlgorithm {
             case .stretch: return .stretch
             }
         }
-        self.zero = Layout(size: .zero, ascender: 0, descender: 0, grid: context.grid)
+        self.zero = context.placeholder
         self.layouts = []
     }
 

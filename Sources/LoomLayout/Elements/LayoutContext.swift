@@ -9,6 +9,10 @@ public final class LayoutContext: @unchecked Sendable {
     /// Whether `concurrent` stacks may measure their children on other threads.
     public let allowsConcurrency: Bool
     private let computed = Atomic<Int>(0)
+    /// A layout no measurement ever returns (made here, handed to no element): the stack
+    /// algorithm's mark for a child it has not measured yet, one per pass rather than one
+    /// per stack measured.
+    let placeholder: Layout
 
     public init(scale: Double = 2, textMeasurer: TextMeasuring? = nil, subtreeCache: SubtreeLayoutCaching? = nil,
                 allowsConcurrency: Bool = true) {
@@ -16,6 +20,7 @@ public final class LayoutContext: @unchecked Sendable {
         self.textMeasurer = textMeasurer
         self.subtreeCache = subtreeCache
         self.allowsConcurrency = allowsConcurrency
+        self.placeholder = Layout(size: .zero, ascender: 0, descender: 0, grid: PixelGrid(scale: scale))
     }
 
     /// Layouts actually computed in this pass (memo and cache hits excluded).
