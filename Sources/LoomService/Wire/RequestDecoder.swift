@@ -86,6 +86,8 @@ struct DecodeState: ~Copyable {
     var elementCount = 0
     var depth = 0
     var hasText = false
+    /// Fonts checked in this request: the first `firstFontsKept`, then the rest.
+    var firstFonts: [(font: FontDescriptor, verdict: TextMeasuringError?)] = []
     var fontVerdicts: [FontDescriptor: TextMeasuringError?] = [:]
     /// The tables read for every element, held here rather than read from their statics
     /// (a static is a lazy global: each read checks that it was made).
@@ -359,9 +361,9 @@ struct DecodeState: ~Copyable {
             f.typeIndex = t
         case .id:
             let s = try r.string()
-            // Sized once from the body at the first id (a cell's worth of ids per few hundred
+            // Sized once from the body at the first id (feeds name an element every 200-300
             // bytes), not grown through every power of two.
-            if ids.isEmpty { ids.reserveCapacity(Swift.min(4096, 16 + r.scanner.bytes.count / 400)) }
+            if ids.isEmpty { ids.reserveCapacity(Swift.min(4096, 16 + r.scanner.bytes.count / 200)) }
             guard ids.insert(s).inserted else { throw r.fail("duplicate id '\(s)'") }
             f.id = s
         case .style: try style(into: &f.style)

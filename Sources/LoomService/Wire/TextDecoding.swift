@@ -145,13 +145,20 @@ extension DecodeState {
     }
 
     /// The measurer's verdict on `font`, asked once per distinct font in a request (feeds
-    /// repeat a handful of fonts hundreds of times).
+    /// repeat a handful of fonts hundreds of times). The first few fonts are found by a short
+    /// linear search (comparing a font is cheaper than hashing it), the rest in a dictionary.
     private mutating func validate(_ font: FontDescriptor) -> TextMeasuringError? {
+        for k in firstFonts.indices where firstFonts[k].font == font { return firstFonts[k].verdict }
         if let known = fontVerdicts[font] { return known }
         let verdict = textMeasurer?.validate(font)
-        fontVerdicts[font] = verdict
+        if firstFonts.count < Self.firstFontsKept {
+            firstFonts.append((font, verdict))
+        } else {
+            fontVerdicts[font] = verdict
+        }
         return verdict
     }
+    static let firstFontsKept = 8
 
     /// The attributed string and insets `t` describes (`what` names it in errors).
     mutating func textAttributes(_ t: TextFields, what: String) throws -> (TextAttributes, EdgeInsets) {
