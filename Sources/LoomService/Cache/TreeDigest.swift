@@ -9,9 +9,9 @@ import LoomLayout
 /// the defaults, the kind's fields, child count) in post-order. The request key is SHA-256
 /// over all records (deterministic across replicas, collision-resistant, returned as
 /// `X-Layout-Key`). Subtrees of at least `sharedSubtreeMinimumElements` elements below the
-/// root also get a 128-bit digest for the shared subtree cache: SipHash (Swift's `Hasher`,
-/// keyed with this process's random seed) over the subtree root's record and its
-/// children's digests, so clients can neither see nor aim at these keys. Ids and image URLs
+/// root also get a 128-bit digest for the shared subtree cache: SipHash-1-3 with a 128-bit
+/// output (`SipHash128`), keyed with a random key per process, over the children's digests
+/// and the subtree root's record, so clients can neither see nor aim at these keys. Ids and image URLs
 /// are not in any record (they never change a frame); the request key adds them
 /// separately, so cells that differ only in them share measurements.
 public enum TreeDigest {
@@ -50,8 +50,8 @@ private struct RecordWalk {
     var counts: [Int] = []
     var recordRanges: [Range<Int>] = []
     let tracksSubtrees: Bool
-    /// The salts, read once per walk rather than from their lazy globals per subtree.
-    private let salts = (first: TreeDigestSalts.first, second: TreeDigestSalts.second)
+    /// The subtree digests' key, read once per walk rather than from its lazy global per subtree.
+    private let key = TreeDigestKey.key
     /// The next element's pre-order index.
     private var next = 0
 
@@ -93,21 +93,17 @@ private struct RecordWalk {
 
     /// The subtree digest of `e` (pre-order index `index`), marking shared subtrees.
     mutating func subtreeDigest(_ e: LayoutElement, _ index: Int) -> ElementDigest {
-        var h1 = Hasher(), h2 = Hasher()
-        h1.combine(salts.first)
-        h2.combine(salts.second)
+        var h = SipHash128(key: key)
         var k = index + 1
         for child in e.layoutChildren {
             let d = subtreeDigest(child, k)
-            h1.combine(d.high); h1.combine(d.low)
-            h2.combine(d.high); h2.combine(d.low)
+            h.combine(d.high)
+            h.combine(d.low)
             k += counts[k]
         }
-        records.withBytes(recordRanges[index]) { bytes in
-            h1.combine(bytes: bytes)
-            h2.combine(bytes: bytes)
-        }
-        let digest = ElementDigest(high: UInt64(bitPattern: Int64(h1.finalize())), low: UInt64(bitPattern: Int64(h2.finalize())))
+        records.withBytes(recordRanges[index]) { h.combine(bytes: $0) }
+        let (high, low) = h.finalize()
+        let digest = ElementDigest(high: high, low: low)
         if counts[index] >= TreeDigest.sharedSubtreeMinimumElements { e.digest = digest }
         return digest
     }
@@ -174,10 +170,9 @@ private struct RecordWalk {
     }
 }
 
-/// The salts of the subtree digests' two independent streams (per process).
-private enum TreeDigestSalts {
-    static let first = UInt64.random(in: .min ... .max)
-    static let second = UInt64.random(in: .min ... .max)
+/// The subtree digests' key (random per process).
+private enum TreeDigestKey {
+    static let key: SipHash128.Key = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
 }
 
 extension ElementDigest {

@@ -1,0 +1,85 @@
+@testable import LoomService
+import XCTest
+
+/// `SipHash128` against the reference implementation's SipHash-2-4 128-bit vectors (key
+/// 00 01 … 0f, message 00 01 … of each length), fed whole, byte by byte and in words at
+/// every offset; and the 1-3 rounds the subtree digests use.
+final class SipHash128Tests: XCTestCase {
+    /// `vectors_sip128` of the reference implementation (github.com/veorq/SipHash), by message length.
+    static let reference: [Int: String] = [
+        0: "a3817f04ba25a8e66df67214c7550293",
+        1: "da87c1d86b99af44347659119b22fc45",
+        7: "a1f1ebbed8dbc153c0b84aa61ff08239",
+        8: "3b62a9ba6258f5610f83e264f31497b4",
+        9: "264499060ad9baabc47f8b02bb6d71ed",
+        15: "5493e99933b0a8117e08ec0f97cfc3d9",
+        16: "6ee2a4ca67b054bbfd3315bf85230577",
+        63: "5150d1772f50834a503e069a973fbd7c",
+    ]
+    static let key: SipHash128.Key = (0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908)
+
+    /// The digest as the reference prints it: the first word's bytes, then the second's.
+    static func hex(_ d: (high: UInt64, low: UInt64)) -> String {
+        var bytes: [UInt8] = []
+        for word in [d.high, d.low] { for k in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(8 * k))) } }
+        return bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func message(_ n: Int) -> [UInt8] { (0..<n).map { UInt8($0) } }
+
+    func testReferenceVectorsFedWhole() {
+        for (n, expected) in Self.reference {
+            var h = SipHash128(key: Self.key, compressionRounds: 2, finalizationRounds: 4)
+            Self.message(n).withUnsafeBytes { h.combine(bytes: $0) }
+            XCTAssertEqual(Self.hex(h.finalize()), expected, "length \(n)")
+        }
+    }
+
+    func testReferenceVectorsFedByteByByte() {
+        for (n, expected) in Self.reference {
+            var h = SipHash128(key: Self.key, compressionRounds: 2, finalizationRounds: 4)
+            for b in Self.message(n) { [b].withUnsafeBytes { h.combine(bytes: $0) } }
+            XCTAssertEqual(Self.hex(h.finalize()), expected, "length \(n)")
+        }
+    }
+
+    /// Words after 0–7 single bytes: the word path must straddle blocks the way the byte path does.
+    func testWordsAtEveryOffsetMatchTheVectors() {
+        let m = Self.message(63)
+        for lead in 0..<8 {
+            var h = SipHash128(key: Self.key, compressionRounds: 2, finalizationRounds: 4)
+            m[0..<lead].withUnsafeBytes { h.combine(bytes: $0) }
+            var i = lead
+            while i + 8 <= m.count {
+                var w: UInt64 = 0
+                for k in 0..<8 { w |= UInt64(m[i + k]) << UInt64(8 * k) }
+                h.combine(w)
+                i += 8
+            }
+            m[i...].withUnsafeBytes { h.combine(bytes: $0) }
+            XCTAssertEqual(Self.hex(h.finalize()), Self.reference[63], "lead \(lead)")
+        }
+    }
+
+    /// The subtree digests' 1-3 rounds: a different function from 2-4, the same for the same
+    /// key and bytes, and changed by one bit of the key or the message.
+    func testOneThreeRoundsAreKeyedAndDeterministic() {
+        func digest(_ key: SipHash128.Key, _ m: [UInt8]) -> String {
+            var h = SipHash128(key: key)
+            m.withUnsafeBytes { h.combine(bytes: $0) }
+            return Self.hex(h.finalize())
+        }
+        let m = Self.message(40)
+        XCTAssertEqual(digest(Self.key, m), digest(Self.key, m))
+        XCTAssertNotEqual(digest(Self.key, m), Self.reference[40] ?? "")
+        var h24 = SipHash128(key: Self.key, compressionRounds: 2, finalizationRounds: 4)
+        m.withUnsafeBytes { h24.combine(bytes: $0) }
+        XCTAssertNotEqual(digest(Self.key, m), Self.hex(h24.finalize()))
+        XCTAssertNotEqual(digest(Self.key, m), digest((Self.key.0 ^ 1, Self.key.1), m))
+        var flipped = m
+        flipped[39] ^= 0x80
+        XCTAssertNotEqual(digest(Self.key, m), digest(Self.key, flipped))
+        // A message and the same message with a zero byte appended differ (the length counts).
+        XCTAssertNotEqual(digest(Self.key, m), digest(Self.key, m + [0]))
+    }
+}
