@@ -227,15 +227,39 @@ final class FontCatalog: @unchecked Sendable {
     /// The family a request's family name stands for (alias or a family name, any case,
     /// optional quotes), or nil.
     func familyKey(for requested: String) -> String? {
+        // Most names are plain ASCII ("Roboto", "Liberation Sans"): lowercased byte by byte,
+        // without the Unicode-aware trimming, quote and case rules below (which give the same
+        // name for them, at a microsecond a call).
+        if let lower = FontCatalog.plainLowercased(requested) { return key(forLowercased: lower) }
         var name = requested.trimmingWhitespace()
         if name.count >= 2, let first = name.first, let last = name.last,
            (first == "\"" && last == "\"") || (first == "'" && last == "'") {
             name = String(name.dropFirst().dropLast()).trimmingWhitespace()
         }
-        let lower = name.lowercased()
+        return key(forLowercased: name.lowercased())
+    }
+
+    private func key(forLowercased lower: String) -> String? {
         if faces[lower] != nil { return lower }
         if let target = FontCatalog.aliases[lower]?.lowercased(), faces[target] != nil { return target }
         return nil
+    }
+
+    /// `name` lowercased when it is ASCII, not empty, and neither starts nor ends with white
+    /// space nor starts with a quote (so that trimming and unquoting leave it as it is);
+    /// otherwise nil.
+    static func plainLowercased(_ name: String) -> String? {
+        var name = name
+        return name.withUTF8 { u -> String? in
+            guard let first = u.first, let last = u.last else { return nil }
+            func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+            guard !isSpace(first), !isSpace(last), first != UInt8(ascii: "\""), first != UInt8(ascii: "'"),
+                  u.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return String(unsafeUninitializedCapacity: u.count) { out in
+                for k in u.indices { out[k] = u[k] >= 0x41 && u[k] <= 0x5A ? u[k] | 0x20 : u[k] }
+                return u.count
+            }
+        }
     }
 
     func validate(_ font: FontDescriptor) -> TextMeasuringError? {
