@@ -105,3 +105,22 @@ final class MemoTests: XCTestCase {
         XCTAssertLessThanOrEqual(ctx.computedLayouts, 10 * elementCount(e))
     }
 }
+
+/// `ElementDigest.description` (the `X-Layout-Key` halves): 32 lowercase hex digits, high
+/// word first, leading zeros kept.
+final class ElementDigestDescriptionTests: XCTestCase {
+    func testThirtyTwoLowercaseHexDigitsHighFirst() {
+        XCTAssertEqual(ElementDigest(high: 0x0123_4567_89ab_cdef, low: 0xf).description,
+                       "0123456789abcdef000000000000000f")
+        XCTAssertEqual(ElementDigest(high: 0, low: 0).description, String(repeating: "0", count: 32))
+        XCTAssertEqual(ElementDigest(high: .max, low: 0xA0B0_C0D0_E0F0_0010).description,
+                       "ffffffffffffffff" + "a0b0c0d0e0f00010")
+        for v: UInt64 in [1, 0xdead_beef, 1 << 63, 0x1234_5678_9abc_def0] {
+            func hex(_ x: UInt64) -> String {
+                let digits = String(x, radix: 16)
+                return String(repeating: "0", count: 16 - digits.count) + digits
+            }
+            XCTAssertEqual(ElementDigest(high: v, low: ~v).description, hex(v) + hex(~v))
+        }
+    }
+}

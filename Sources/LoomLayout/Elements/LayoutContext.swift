@@ -34,9 +34,16 @@ public struct ElementDigest: Hashable, Sendable, CustomStringConvertible {
     public var high: UInt64
     public var low: UInt64
     public init(high: UInt64, low: UInt64) { self.high = high; self.low = low }
+    /// 32 lowercase hex digits, `high` first (written into the string directly: it is the
+    /// `X-Layout-Key` of every answer).
     public var description: String {
-        let h = String(high, radix: 16), l = String(low, radix: 16)
-        return String(repeating: "0", count: 16 - h.count) + h + String(repeating: "0", count: 16 - l.count) + l
+        String(unsafeUninitializedCapacity: 32) { out in
+            for k in 0..<32 {
+                let nibble = UInt8(truncatingIfNeeded: (k < 16 ? high : low) >> UInt64(60 - 4 * (k % 16))) & 0xF
+                out[k] = nibble < 10 ? 48 + nibble : 87 + nibble
+            }
+            return 32
+        }
     }
 }
 
