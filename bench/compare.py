@@ -44,7 +44,7 @@ def run_loom(loom, tree_file, runs, timeout):
     if p.returncode != 0:
         tail = (p.stderr or p.stdout or "").strip().splitlines()[-3:]
         return {"status": "error", "error": " | ".join(tail) or f"exit {p.returncode}"}
-    # The first line is the tree itself; `loom bench` adds `_coldtext` and `_coldwords` lines
+    # The first line is the tree itself; `loom bench` adds `_coldtext`, `_coldwords` and `_instanttext` lines
     # for trees with text (caches emptied before each run), reported apart, not compared.
     for line in p.stdout.strip().splitlines():
         line = line.strip()

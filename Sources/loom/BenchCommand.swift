@@ -54,6 +54,11 @@ struct BenchCommand: ParsableCommand {
                     let colder = Self.timeTree(name: name + "_coldwords", body: body, runs: runs, measurer: measurer,
                                                beforeRun: { measurer.clearCache(); measurer.clearWordCache() })
                     print(json ? colder.jsonLine : colder.humanLine)
+                    // And with a measurer that answers at once (`_instanttext`): what the tree
+                    // costs without any text measurement, cache lookups included.
+                    let instant = Self.timeTree(name: name + "_instanttext", body: body, runs: runs, measurer: measurer,
+                                                layoutMeasurer: InstantTextMeasurer())
+                    print(json ? instant.jsonLine : instant.humanLine)
                 }
             }
             if scenarios {
@@ -98,7 +103,7 @@ struct BenchCommand: ParsableCommand {
     /// memo), lays out without the shared subtree cache and encodes. Text measurements stay
     /// cached across runs unless `beforeRun` empties the text cache (the `_coldtext` rows).
     static func timeTree(name: String, body: [UInt8], runs: Int, measurer: TextMeasuring,
-                         beforeRun: () -> Void = {}) -> TreeResult {
+                         layoutMeasurer: TextMeasuring? = nil, beforeRun: () -> Void = {}) -> TreeResult {
         let decoder = RequestDecoder(limits: .unlimited, textMeasurer: measurer)
         var samples: [String: [Double]] = ["decode": [], "layout": [], "encode": [], "total": []]
         var nodes = 0
@@ -113,7 +118,7 @@ struct BenchCommand: ParsableCommand {
             // The service hashes every request for its cache key: part of "decode" here.
             _ = request.digests
             let t1 = now()
-            let context = LayoutContext(scale: request.scale, textMeasurer: measurer)
+            let context = LayoutContext(scale: request.scale, textMeasurer: layoutMeasurer ?? measurer)
             let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
             let t2 = now()
             let bytes = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs).encode(root: request.root, layout: layout)
@@ -182,4 +187,16 @@ struct BenchCommand: ParsableCommand {
             }
         }
     }
+}
+
+/// A text measurer that answers at once, whatever the text: 16 points high, one line, as
+/// wide as the container allows up to 100 points. Not a layout anyone should use (its
+/// frames are not the text's): `loom bench` times a tree with it to show what the tree
+/// costs without text measurement (`_instanttext`).
+final class InstantTextMeasurer: TextMeasuring, @unchecked Sendable {
+    func measure(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
+        TextMeasurement(size: Size(width: Swift.min(Swift.max(0, containerSize.width), 100), height: 16),
+                        lineCount: 1, truncated: false, ascender: 12, descender: -4)
+    }
+    func validate(_ font: FontDescriptor) -> TextMeasuringError? { nil }
 }
