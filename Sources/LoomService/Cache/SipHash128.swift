@@ -55,25 +55,21 @@ struct SipHash128 {
         guard let base = bytes.baseAddress else { return }
         var i = 0
         let n = bytes.count
-        // Fill a partial block first, then whole words, then keep the rest.
-        while pending != 0 && i < n {
-            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << UInt64(pending * 8)
-            pending += 1
-            i += 1
-            length &+= 1
-            if pending == 8 { compress(tail); tail = 0; pending = 0 }
-        }
+        // Bytes one at a time until a block boundary, then whole words, then the rest.
+        while pending != 0 && i < n { combine(byte: base.load(fromByteOffset: i, as: UInt8.self)); i += 1 }
         while n - i >= 8 {
             compress(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
             i += 8
             length &+= 8
         }
-        while i < n {
-            tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << UInt64(pending * 8)
-            pending += 1
-            i += 1
-            length &+= 1
-        }
+        while i < n { combine(byte: base.load(fromByteOffset: i, as: UInt8.self)); i += 1 }
+    }
+
+    @inline(__always) private mutating func combine(byte: UInt8) {
+        tail |= UInt64(byte) << UInt64(pending * 8)
+        pending += 1
+        length &+= 1
+        if pending == 8 { compress(tail); tail = 0; pending = 0 }
     }
 
     /// The 128 bits: the first eight output bytes as `high`'s little-endian word, the next
