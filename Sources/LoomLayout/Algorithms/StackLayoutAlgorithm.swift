@@ -18,12 +18,11 @@ final class StackLayoutAlgorithm {
     let concurrent: Bool
 
     /// Per child: current layout and resolved alignment. A child not measured yet holds the
-    /// context's placeholder `zero` (no child's measurement is ever that object). Layouts are
+    /// context's `placeholder` (no child's measurement is ever that object). Layouts are
     /// held unretained: every layout `layoutThatFits` returns stays in the child's memo for as
     /// long as the tree lives, so the algorithm need not count references to each one it
     /// stores and reads.
     private var layouts: [Unmanaged<Layout>]
-    private let zero: Layout
     let alignments: [StackLayoutAlignItems]
 
     struct Line {
@@ -63,7 +62,6 @@ final class StackLayoutAlgorithm {
             case .stretch: return .stretch
             }
         }
-        self.zero = context.placeholder
         self.layouts = []
     }
 
@@ -83,7 +81,9 @@ final class StackLayoutAlgorithm {
     @inline(__always) func size(of i: Int) -> Size { layouts[i]._withUnsafeGuaranteedRef { $0.size } }
     @inline(__always) func ascender(of i: Int) -> Double { layouts[i]._withUnsafeGuaranteedRef { $0.ascender } }
     @inline(__always) func descender(of i: Int) -> Double { layouts[i]._withUnsafeGuaranteedRef { $0.descender } }
-    @inline(__always) func isPlaceholder(_ i: Int) -> Bool { layouts[i].toOpaque() == Unmanaged.passUnretained(zero).toOpaque() }
+    @inline(__always) func isPlaceholder(_ i: Int) -> Bool {
+        layouts[i].toOpaque() == Unmanaged.passUnretained(context.placeholder).toOpaque()
+    }
     /// `layout` must be one `layoutThatFits` returned (kept alive by the child's memo).
     @inline(__always) func setLayout(_ i: Int, _ layout: Layout) { layouts[i] = Unmanaged.passUnretained(layout) }
 
@@ -147,7 +147,7 @@ final class StackLayoutAlgorithm {
         let optimized = flexibleBoth == 1 && mainMin == mainMax
 
         // §7.2.4: first pass with an unbounded (or flex-basis) main axis.
-        layouts = filled(Unmanaged.passUnretained(zero), count: n)
+        layouts = filled(Unmanaged.passUnretained(context.placeholder), count: n)
         let parentMain = main(parentSize)
         var firstPass: [MainSize] = []
         firstPass.reserveCapacity(n)

@@ -20,7 +20,7 @@ public final class LayoutContext: @unchecked Sendable {
         self.textMeasurer = textMeasurer
         self.subtreeCache = subtreeCache
         self.allowsConcurrency = allowsConcurrency
-        self.placeholder = Layout(size: .zero, ascender: 0, descender: 0, grid: PixelGrid(scale: scale))
+        self.placeholder = Layout(size: .zero, ascender: 0, descender: 0, grid: grid)
     }
 
     /// Layouts actually computed in this pass (memo and cache hits excluded).
