@@ -86,6 +86,9 @@ final class FontCatalog: @unchecked Sendable {
         "courier": "Liberation Mono",
         "courier new": "Liberation Mono",
     ]
+    /// `aliases` with the targets lower-cased too (the keys `faces` is indexed by), made once
+    /// rather than on every lookup of an alias.
+    static let aliasKeys: [String: String] = aliases.mapValues { $0.lowercased() }
 
     /// The project's font files: directory candidates (first that has matches wins),
     /// file-name prefix, accepted suffixes, and names to exclude.
@@ -190,7 +193,7 @@ final class FontCatalog: @unchecked Sendable {
         var infos: [FontFamilyInfo] = []
         for (key, list) in byFamily {
             let name = names[key]!
-            let aliases = FontCatalog.aliases.filter { $0.value.lowercased() == key }.map(\.key).sorted()
+            let aliases = FontCatalog.aliasKeys.filter { $0.value == key }.map(\.key).sorted()
             let faceInfos = list.map {
                 FontFaceInfo(style: $0.style, weight: $0.weight, italic: $0.slant != 0, file: $0.file, index: Int($0.index))
             }.sorted { ($0.italic ? 1 : 0, $0.weight, $0.file) < ($1.italic ? 1 : 0, $1.weight, $1.file) }
@@ -241,7 +244,7 @@ final class FontCatalog: @unchecked Sendable {
 
     private func key(forLowercased lower: String) -> String? {
         if faces[lower] != nil { return lower }
-        if let target = FontCatalog.aliases[lower]?.lowercased(), faces[target] != nil { return target }
+        if let target = FontCatalog.aliasKeys[lower], faces[target] != nil { return target }
         return nil
     }
 
