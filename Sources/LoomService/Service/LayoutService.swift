@@ -154,8 +154,10 @@ public final class LayoutService: @unchecked Sendable {
         for v in [request.sizeRange.min.width, request.sizeRange.min.height, request.sizeRange.max.width,
                   request.sizeRange.max.height, request.scale] { put(v == 0 ? 0 : v.bitPattern) }
         put(request.includeSpecs ? 1 : 0)
-        h.update(data: Array(format.rawValue.utf8))
-        if request.hasText { h.update(data: Array(("fonts:" + configuration.fontSetIdentity).utf8)) }
+        // Strings fed in place (the same bytes as one array of their concatenation).
+        func putString(_ s: String) { var s = s; s.withUTF8 { h.update(bufferPointer: UnsafeRawBufferPointer($0)) } }
+        putString(format.rawValue)
+        if request.hasText { putString("fonts:"); putString(configuration.fontSetIdentity) }
         return ResponseKey(tree: tree, rest: ElementDigest(h.finalize()))
     }
 
