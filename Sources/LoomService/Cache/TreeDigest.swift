@@ -242,7 +242,11 @@ struct CanonicalBytes {
     }
     /// A short name (enum raw values, type names).
     mutating func name(_ s: String) { fixed(1 + s.utf8.count) { Self.putName(s, &$0) } }
-    mutating func insets(_ e: EdgeInsets) { double(e.top); double(e.left); double(e.bottom); double(e.right) }
+    mutating func insets(_ e: EdgeInsets) {
+        fixed(4 * 9) { p in
+            Self.putDouble(e.top, &p); Self.putDouble(e.left, &p); Self.putDouble(e.bottom, &p); Self.putDouble(e.right, &p)
+        }
+    }
     mutating func optionalSize(_ s: Size?) { fixed(Self.maxOptionalSizeBytes) { Self.putOptionalSize(s, &$0) } }
     mutating func font(_ f: FontDescriptor) { lowercased(f.family); double(f.size); u64(UInt64(f.weight)); byte(f.italic ? 1 : 0) }
     /// `string(s.lowercased())` (families match case-insensitively), an ASCII name
