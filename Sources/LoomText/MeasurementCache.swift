@@ -22,9 +22,12 @@ public struct TextCacheStatistics: Hashable, Sendable, Codable {
     public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
 }
 
-/// A bounded cache of measurements: for each text (`TextIdentity`: its attributes, byte
-/// for byte) the answers in up to `answersPerText` container sizes, the oldest replaced
-/// first. Texts are split into shards by their fingerprint, one lock each; a shard finds a
+/// A bounded cache of measurements: for each text the answers in up to `answersPerText`
+/// container sizes, the oldest replaced first. A text is known by its attributes, byte for
+/// byte (`TextIdentity`), or by its node's record digest (`TextMeasurementMemo.recordDigest`,
+/// 128 bits, keyed per process, which the service's response and subtree caches already
+/// trust with whole layouts): a digest finds its text without hashing or comparing the
+/// attributes. The two kinds of entry never match each other. Texts are split into shards by their fingerprint, one lock each; a shard finds a
 /// text by open addressing on the fingerprint and evicts whole texts with the CLOCK
 /// algorithm (an LRU approximation: a hit sets a reference bit, the sweeping hand spares
 /// referenced texts once) while it holds more answers than its share of the capacity.
@@ -74,10 +77,12 @@ final class MeasurementCache: @unchecked Sendable {
     /// `moreAnswers` from `index * (answersPerText - 1)` on. Plain data (the key is memory
     /// the shard allocates and frees), so reading a text from the array retains nothing.
     private struct Text {
-        /// `TextIdentity.encode` of the attributes.
-        var key: UnsafeRawBufferPointer
         var fingerprint: Int
+        /// The record digest of a text known by it (then `key` is empty), else zero.
+        var digest: ElementDigest
         var first: Answer
+        /// `TextIdentity.encode` of the attributes of a text known by them.
+        var key: UnsafeRawBufferPointer
         /// 0 once evicted (a stored text has at least one answer).
         var answerCount = 1
         /// Where the next answer goes once the text holds all it may.
@@ -85,11 +90,14 @@ final class MeasurementCache: @unchecked Sendable {
         var referenced = false
 
         var isEvicted: Bool { answerCount == 0 }
+        var isKnownByDigest: Bool { key.baseAddress == nil }
 
-        static let evicted = Text(key: UnsafeRawBufferPointer(start: nil, count: 0), fingerprint: 0,
+        static let noKey = UnsafeRawBufferPointer(start: nil, count: 0)
+        static let noDigest = ElementDigest(high: 0, low: 0)
+        static let evicted = Text(fingerprint: 0, digest: noDigest,
                                   first: Answer(container: Container(.zero), measurement: TextMeasurement(
                                       size: .zero, lineCount: 0, truncated: false, ascender: 0, descender: 0)),
-                                  answerCount: 0)
+                                  key: noKey, answerCount: 0)
     }
 
     /// A shard's state is only touched under its lock, so the run-time exclusivity checks
@@ -145,7 +153,7 @@ final class MeasurementCache: @unchecked Sendable {
                     if entry == 0 { return nil }
                     if entry & 0xFFFF_FFFF_0000_0000 == tag {
                         let index = Shard.index(entry)
-                        if texts[index].fingerprint == fingerprint,
+                        if texts[index].fingerprint == fingerprint, !texts[index].isKnownByDigest,
                            TextIdentity.matches(attributes, texts[index].key) { return index }
                     }
                     slot = (slot + 1) & tableMask
@@ -154,10 +162,43 @@ final class MeasurementCache: @unchecked Sendable {
             }
         }
 
+        /// The index in `texts` of the text known by `digest`, or nil.
+        private func find(_ digest: ElementDigest) -> Int? {
+            let fingerprint = Shard.fingerprint(digest)
+            let tag = Shard.tag(fingerprint)
+            return texts.withUnsafeBufferPointer { texts in
+                var slot = home(fingerprint)
+                for _ in 0..<MeasurementCache.maxProbes {
+                    let entry = table[slot]
+                    if entry == 0 { return nil }
+                    if entry & 0xFFFF_FFFF_0000_0000 == tag {
+                        let index = Shard.index(entry)
+                        if texts[index].digest == digest, texts[index].isKnownByDigest { return index }
+                    }
+                    slot = (slot + 1) & tableMask
+                }
+                return nil
+            }
+        }
+
+        /// Where a digest's text lives: its low half (the digest is uniformly distributed).
+        @inline(__always) static func fingerprint(_ digest: ElementDigest) -> Int { Int(bitPattern: UInt(digest.low)) }
+
         func lookup(_ attributes: TextAttributes, _ fingerprint: Int, _ container: Container) -> Lookup {
             lock.lock(); defer { lock.unlock() }
+            return answers(find(attributes, fingerprint), container, countingMiss: true)
+        }
+
+        func lookup(_ digest: ElementDigest, _ container: Container, countingMiss: Bool) -> Lookup {
+            lock.lock(); defer { lock.unlock() }
+            return answers(find(digest), container, countingMiss: countingMiss)
+        }
+
+        /// The answers of the text at `index` (nil: not cached), counted as a hit or a miss.
+        @inline(__always)
+        private func answers(_ found: Int?, _ container: Container, countingMiss: Bool) -> Lookup {
             var result = Lookup()
-            if let index = find(attributes, fingerprint) {
+            if let index = found {
                 for k in 0..<texts[index].answerCount {
                     let answer = self.answer(index, k)
                     if answer.container == container { result.hit = answer.measurement; break }
@@ -167,14 +208,33 @@ final class MeasurementCache: @unchecked Sendable {
                 }
                 if result.hit != nil { texts[index].referenced = true }
             }
-            if result.hit != nil { hits += 1 } else { misses += 1 }
+            if result.hit != nil { hits += 1 } else if countingMiss { misses += 1 }
             return result
         }
 
         func store(_ attributes: TextAttributes, _ fingerprint: Int, _ container: Container, _ measurement: TextMeasurement) {
             lock.lock(); defer { lock.unlock() }
+            store(at: find(attributes, fingerprint), fingerprint, container, measurement) {
+                Text(fingerprint: fingerprint, digest: Text.noDigest, first: $0,
+                     key: Shard.copy(TextIdentity.encode(attributes)))
+            }
+        }
+
+        func store(_ digest: ElementDigest, _ container: Container, _ measurement: TextMeasurement, countingMiss: Bool) {
+            lock.lock(); defer { lock.unlock() }
+            if countingMiss { misses += 1 }
+            let fingerprint = Shard.fingerprint(digest)
+            store(at: find(digest), fingerprint, container, measurement) {
+                Text(fingerprint: fingerprint, digest: digest, first: $0, key: Text.noKey)
+            }
+        }
+
+        /// Adds `measurement` to the text at `found`, or stores a new text (`make`, given its
+        /// first answer) when it is not cached.
+        private func store(at found: Int?, _ fingerprint: Int, _ container: Container, _ measurement: TextMeasurement,
+                           make: (Answer) -> Text) {
             let answer = Answer(container: container, measurement: measurement)
-            if let index = find(attributes, fingerprint) {
+            if let index = found {
                 let count = texts[index].answerCount
                 for k in 0..<count where self.answer(index, k).container == container {
                     setAnswer(index, k, answer)
@@ -204,7 +264,7 @@ final class MeasurementCache: @unchecked Sendable {
                 slot = (slot + 1) & tableMask
                 probes += 1
             }
-            let text = Text(key: Shard.copy(TextIdentity.encode(attributes)), fingerprint: fingerprint, first: answer)
+            let text = make(answer)
             let index: Int
             if let reused = free.popLast() {
                 texts[reused] = text
@@ -225,7 +285,7 @@ final class MeasurementCache: @unchecked Sendable {
         }
 
         private func freeKeys() {
-            for text in texts where !text.isEvicted { text.key.deallocate() }
+            for text in texts where !text.isEvicted && !text.isKnownByDigest { text.key.deallocate() }
         }
 
         deinit { freeKeys() }
@@ -264,7 +324,7 @@ final class MeasurementCache: @unchecked Sendable {
             var slot = home(texts[index].fingerprint)
             while Shard.index(table[slot]) != index { slot = (slot + 1) & tableMask }
             answerCount -= texts[index].answerCount
-            texts[index].key.deallocate()
+            if !texts[index].isKnownByDigest { texts[index].key.deallocate() }
             texts[index] = Text.evicted
             free.append(index)
             // Backward-shift deletion keeps every probe sequence unbroken.
@@ -323,6 +383,18 @@ final class MeasurementCache: @unchecked Sendable {
 
     func store(_ attributes: TextAttributes, fingerprint: Int, in container: Size, _ answer: TextMeasurement) {
         withShard(fingerprint) { $0.store(attributes, fingerprint, Container(container), answer) }
+    }
+
+    /// The answers of the text known by `digest`; a hit is counted, a miss only when
+    /// `countingMiss` (a caller that goes on to look the text up by its attributes lets that
+    /// lookup count it, or counts it when it stores the answer).
+    func lookup(digest: ElementDigest, in container: Size, countingMiss: Bool = true) -> Lookup {
+        withShard(Shard.fingerprint(digest)) { $0.lookup(digest, Container(container), countingMiss: countingMiss) }
+    }
+
+    /// Stores an answer under `digest`, counting the miss that led to it when `countingMiss`.
+    func store(digest: ElementDigest, in container: Size, _ answer: TextMeasurement, countingMiss: Bool = false) {
+        withShard(Shard.fingerprint(digest)) { $0.store(digest, Container(container), answer, countingMiss: countingMiss) }
     }
 
     func clear() { for s in shards { s.clear() } }

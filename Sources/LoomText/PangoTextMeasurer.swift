@@ -65,7 +65,8 @@ import LoomLayout
 /// there are as many engines as concurrent callers; the first look at each font's metrics
 /// is serialized and checked, because Pango 1.50 can compute them wrongly when two threads
 /// do it at once (PangoEngine), so answers never depend on threads. Results are cached per
-/// text (its attributes byte for byte: TextIdentity) and container size, up to four
+/// text (its attributes byte for byte: TextIdentity, or the node's record digest when the
+/// memo carries one) and container size, up to four
 /// containers per text, in a bounded, sharded cache (MeasurementCache: CLOCK eviction); a
 /// finite width at least as wide as the text's cached unlimited-width answer reuses that
 /// answer (nothing wraps there). A text node's memo (`measure(_:in:memo:)`) keeps its last two answers and
@@ -122,21 +123,43 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
 
     private func cachedMeasurement(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
         guard cache.isEnabled else { return measureUncached(text, in: containerSize) }
+        if let digest = memo.recordDigest {
+            // Known by its node's digest: no hashing or comparing of the attributes. A text
+            // not cached under the digest is looked up by its attributes (another node may
+            // have measured it) before it is measured.
+            let found = cache.lookup(digest: digest, in: containerSize, countingMiss: false)
+            if let hit = found.hit { return hit }
+            if let wide = PangoTextMeasurer.reused(found, text, in: containerSize) {
+                cache.store(digest: digest, in: containerSize, wide, countingMiss: true)
+                return wide
+            }
+            let result = measurementByAttributes(text, in: containerSize, memo: &memo, storing: false)
+            cache.store(digest: digest, in: containerSize, result)
+            return result
+        }
+        return measurementByAttributes(text, in: containerSize, memo: &memo, storing: true)
+    }
+
+    /// The cached answer for the attributes (hashed once per memo), or a fresh one, cached
+    /// under the attributes when `storing`.
+    private func measurementByAttributes(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo,
+                                         storing: Bool) -> TextMeasurement {
         let fingerprint = memo.attributesHash ?? TextIdentity.fingerprint(text)
         memo.attributesHash = fingerprint
         let found = cache.lookup(text, fingerprint: fingerprint, in: containerSize)
         if let hit = found.hit { return hit }
-        // A text measured with an unlimited width whose lines all fit in this width lays out
-        // the same here (nothing wraps): reuse that answer. (Not with negative letter
-        // spacing, where Pango's line widths exceed the CSS ones.)
-        if containerSize.width.isFinite, let wide = found.unlimitedWidth, wide.size.width <= containerSize.width,
-           PangoTextMeasurer.hasNoNegativeSpacing(text) {
-            cache.store(text, fingerprint: fingerprint, in: containerSize, wide)
-            return wide
-        }
-        let result = measureUncached(text, in: containerSize)
-        cache.store(text, fingerprint: fingerprint, in: containerSize, result)
+        let result = PangoTextMeasurer.reused(found, text, in: containerSize) ?? measureUncached(text, in: containerSize)
+        if storing { cache.store(text, fingerprint: fingerprint, in: containerSize, result) }
         return result
+    }
+
+    /// A text measured with an unlimited width whose lines all fit in this width lays out
+    /// the same here (nothing wraps): that answer, if the lookup found one. (Not with
+    /// negative letter spacing, where Pango's line widths exceed the CSS ones.)
+    private static func reused(_ found: MeasurementCache.Lookup, _ text: TextAttributes, in containerSize: Size) -> TextMeasurement? {
+        guard containerSize.width.isFinite, let wide = found.unlimitedWidth, wide.size.width <= containerSize.width,
+              hasNoNegativeSpacing(text) else { return nil }
+        return wide
     }
 
     /// The answer in `container` when the memo already implies it: the same container, or

@@ -443,4 +443,37 @@ final class TreeDigestAndCacheKeyTests: XCTestCase {
         XCTAssertNotNil(r.root.layoutChildren[0].digest)
         XCTAssertNil(r.root.layoutChildren[1].digest)
     }
+
+    /// Text nodes inside shared subtrees keep their record digest for the text measurer,
+    /// which keys their answers by it: equal texts (however spelled) share it, a text that
+    /// differs in any measured field, or in its style, does not; texts outside shared
+    /// subtrees have none (they are looked up by their attributes).
+    func testTextNodesInSharedSubtreesCarryTheirRecordDigest() throws {
+        func cell(_ text: String) -> String {
+            #"{"type": "stack", "children": [{"type": "node"}, {"type": "node"}, {"type": "node"}, {"type": "node"}, \#(text)]}"#
+        }
+        let base = #"{"type": "text", "text": "Hello world", "font": {"family": "Inter", "size": 12}, "maximumNumberOfLines": 2}"#
+        let variants = [
+            base,
+            #"{"maximumNumberOfLines": 2, "type": "text", "spans": [{"text": "Hello world"}], "font": {"family": "inter", "size": 12.0, "weight": 400}}"#,
+            base.replacingOccurrences(of: "world", with: "World"),
+            base.replacingOccurrences(of: "12", with: "12.5"),
+            base.replacingOccurrences(of: "Inter", with: "Roboto"),
+            base.replacingOccurrences(of: "Lines\": 2", with: "Lines\": 3"),
+            base.replacingOccurrences(of: "}, \"max", with: ", \"italic\": true}, \"max"),
+            base.replacingOccurrences(of: "\"type\": \"text\",", with: "\"type\": \"text\", \"lineHeight\": 16,"),
+            base.replacingOccurrences(of: "\"type\": \"text\",", with: "\"type\": \"text\", \"truncationText\": \"...\","),
+            base.replacingOccurrences(of: "\"type\": \"text\",", with: "\"type\": \"text\", \"style\": {\"flexGrow\": 1},"),
+        ]
+        let children = variants.map(cell) + [#"{"type": "stack", "children": [\#(base)]}"#]
+        let r = try RequestDecoder(textMeasurer: measurer).decode(body: Array(#"{"root": {"type": "stack", "children": [\#(children.joined(separator: ", "))]}}"#.utf8))
+        _ = TreeDigest.compute(r.root)
+        let texts = r.root.layoutChildren.map { $0.layoutChildren.last as! TextNode }
+        let digests = texts.map(\.recordDigest)
+        XCTAssertNotNil(digests[0])
+        XCTAssertEqual(digests[1], digests[0], "the same text spelled differently")
+        XCTAssertEqual(Set(([digests[0]] + digests[2..<variants.count]).compactMap { $0 }).count, variants.count - 1,
+                       "each edit is another digest")
+        XCTAssertNil(digests.last!, "a text outside a shared subtree")
+    }
 }

@@ -123,10 +123,41 @@ final class MeasurementCacheTests: XCTestCase {
         XCTAssertEqual(cache.statistics.entries, MeasurementCache.maxProbes)
     }
 
+    /// A text known by a record digest and a text known by its attributes never answer for
+    /// each other, even where the digest's low half is the attributes' fingerprint (the same
+    /// shard, home slot and tag); a digest lookup that misses is counted only when asked.
+    func testDigestsAndAttributesNeverAnswerForEachOther() {
+        let cache = MeasurementCache(capacity: 100, shardCount: 1)
+        let text = TextAttributes(spans: [TextSpan(text: "same place")])
+        let print = 0x1234_5678_9ABC_0000
+        let digest = ElementDigest(high: 7, low: UInt64(print))
+        let size = Size(width: 100, height: .infinity)
+        cache.store(text, fingerprint: print, in: size, answer(1, 100))
+        XCTAssertNil(cache.lookup(digest: digest, in: size).hit)
+        XCTAssertEqual(cache.statistics.misses, 1)
+        XCTAssertNil(cache.lookup(digest: digest, in: size, countingMiss: false).hit)
+        XCTAssertEqual(cache.statistics.misses, 1)
+        cache.store(digest: digest, in: size, answer(2, 100))
+        XCTAssertEqual(cache.lookup(digest: digest, in: size, countingMiss: false).hit, answer(2, 100))
+        XCTAssertEqual(cache.lookup(text, fingerprint: print, in: size).hit, answer(1, 100))
+        // A digest differing in either half is another text.
+        XCTAssertNil(cache.lookup(digest: ElementDigest(high: 8, low: UInt64(print)), in: size).hit)
+        XCTAssertNil(cache.lookup(digest: ElementDigest(high: 7, low: UInt64(print) ^ 1 << 40), in: size).hit)
+        XCTAssertEqual(cache.statistics.hits, 2)
+        XCTAssertEqual(cache.statistics.entries, 2)
+        // The digest's text keeps answers per container like any other.
+        cache.store(digest: digest, in: Size(width: .infinity, height: .infinity), answer(2, 0))
+        let found = cache.lookup(digest: digest, in: Size(width: 50, height: .infinity))
+        XCTAssertNil(found.hit)
+        XCTAssertEqual(found.unlimitedWidth, answer(2, 0))
+    }
+
     /// Random stores and lookups against a model, with few fingerprints (long probe runs
     /// that wrap around the table, deletions in their middle) and a small capacity (constant
-    /// eviction): every hit is the answer last stored for that text and container, the
-    /// answers held never exceed the capacity, and what was just stored can be found.
+    /// eviction), half the texts known by their attributes and half by a digest whose low
+    /// half is a fingerprint the others use: every hit is the answer last stored for that
+    /// text and container, the answers held never exceed the capacity, and what was just
+    /// stored can be found.
     func testRandomUseAgreesWithAModel() {
         var rng = WordPathTests.Rng(state: 7)
         for capacity in [1, 4, 8, 40] {
@@ -139,15 +170,24 @@ final class MeasurementCacheTests: XCTestCase {
                 let width = widths[Int(rng.next() % UInt64(widths.count))]
                 let size = Size(width: width, height: .infinity)
                 // Each text keeps one fingerprint; ten in all (shard: the low bit; home slot:
-                // bits 12 and up).
+                // bits 12 and up). Texts 15 and up are known by a digest.
                 let print = (t * 7919) % 5 << 12 | t % 2
+                let digest = t >= 15 ? ElementDigest(high: UInt64(t), low: UInt64(print)) : nil
+                func lookup() -> TextMeasurement? {
+                    if let digest { return cache.lookup(digest: digest, in: size).hit }
+                    return cache.lookup(texts[t], fingerprint: print, in: size).hit
+                }
                 let key = "\(t)/\(width)"
                 if rng.next() % 3 == 0 {
                     let value = answer(t * 100 + step % 97, width)
-                    cache.store(texts[t], fingerprint: print, in: size, value)
+                    if let digest {
+                        cache.store(digest: digest, in: size, value)
+                    } else {
+                        cache.store(texts[t], fingerprint: print, in: size, value)
+                    }
                     model[key] = value
-                    XCTAssertEqual(cache.lookup(texts[t], fingerprint: print, in: size).hit, value, "step \(step)")
-                } else if let hit = cache.lookup(texts[t], fingerprint: print, in: size).hit {
+                    XCTAssertEqual(lookup(), value, "step \(step)")
+                } else if let hit = lookup() {
                     XCTAssertEqual(hit, model[key], "step \(step)")
                 }
                 XCTAssertLessThanOrEqual(cache.statistics.entries, capacity)

@@ -573,6 +573,47 @@ final class PangoTextMeasurerTests: XCTestCase {
         XCTAssertEqual(cached.cacheStatistics.hits, 1)
     }
 
+    /// A text node whose memo carries its record digest (as the service's do) is answered
+    /// from the cache under that digest, with the answers it gets without one. A digest seen
+    /// for the first time finds a text measured under its attributes; each measurement is
+    /// counted once, as a hit or a miss. Another measurer claiming the memo keeps the digest.
+    func testMeasurementsKnownByTheirRecordDigest() throws {
+        let cached = try PangoTextMeasurer(cacheCapacity: 100)
+        let text = TextAttributes(spans: [TextSpan(text: "known by its digest")], font: monoFont)
+        let size = Size(width: 100, height: .infinity)
+        let fresh = cached.measureUncached(text, in: size)
+        func measure(_ digest: ElementDigest?, _ size: Size) -> TextMeasurement {
+            var memo = TextMeasurementMemo(recordDigest: digest)
+            memo.claim(for: cached)
+            return cached.measure(text, in: size, memo: &memo)
+        }
+        func counts() -> [Int] { let s = cached.cacheStatistics; return [s.hits, s.misses, s.entries] }
+        let first = ElementDigest(high: 1, low: 2), second = ElementDigest(high: 3, low: 4)
+        XCTAssertEqual(measure(first, size), fresh)
+        XCTAssertEqual(counts(), [0, 1, 1])
+        XCTAssertEqual(measure(first, size), fresh)
+        XCTAssertEqual(counts(), [1, 1, 1])
+        // Stored under the digest only: by its attributes the text is measured again.
+        XCTAssertEqual(measure(nil, size), fresh)
+        XCTAssertEqual(counts(), [1, 2, 2])
+        // A new digest finds it under the attributes, then under itself.
+        XCTAssertEqual(measure(second, size), fresh)
+        XCTAssertEqual(counts(), [2, 2, 3])
+        XCTAssertEqual(measure(second, size), fresh)
+        XCTAssertEqual(counts(), [3, 2, 3])
+        // The unlimited-width answer of a digest's text holds in any width it fits.
+        let wide = measure(first, .infinite)
+        XCTAssertLessThan(wide.size.width, 1000)
+        XCTAssertEqual(measure(first, Size(width: 1000, height: .infinity)), cached.measureUncached(text, in: Size(width: 1000, height: .infinity)))
+        XCTAssertEqual(counts(), [3, 4, 5], "two more misses (the second answered by reuse), two more answers")
+        var memo = TextMeasurementMemo(recordDigest: first)
+        memo.claim(for: cached)
+        _ = cached.measure(text, in: size, memo: &memo)
+        memo.claim(for: measurer)
+        XCTAssertNil(memo.recent)
+        XCTAssertEqual(memo.recordDigest, first)
+    }
+
     func testUnlimitedWidthAnswerIsReusedOnlyWhenEverythingFits() throws {
         let cached = try PangoTextMeasurer(cacheCapacity: 100)
         let text = TextAttributes(spans: [TextSpan(text: "one two three\nfour")], font: monoFont,

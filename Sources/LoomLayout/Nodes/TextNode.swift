@@ -9,6 +9,13 @@ public final class TextNode: DisplayNode {
     /// like the element's own memo).
     private var measurementMemo = TextMeasurementMemo()
 
+    /// The digest of this node's canonical record (`TextMeasurementMemo.recordDigest`), set
+    /// by whoever hashes the tree; the measurer may key its answers by it.
+    public var recordDigest: ElementDigest? {
+        get { measurementMemo.recordDigest }
+        set { measurementMemo.recordDigest = newValue }
+    }
+
     public init(attributes: TextAttributes, textContainerInset: EdgeInsets = .zero,
                 style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
         self.attributes = attributes

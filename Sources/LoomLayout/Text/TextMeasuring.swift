@@ -128,15 +128,21 @@ public struct TextMeasurementMemo: Sendable {
     public var earlier: Entry?
     /// A hash of the attributes, if the measurer wants one (its own choice of hash).
     public var attributesHash: Int?
+    /// A digest of the text node's canonical record, when whoever built the node computed
+    /// one (the service does, for its cache keys): the attributes, style and insets, so equal
+    /// digests mean equal attributes (up to spellings that measure alike) and a measurer may
+    /// key its answers by it instead of hashing and comparing the attributes. Not the
+    /// measurer's: kept when another measurer claims the memo.
+    public var recordDigest: ElementDigest?
     /// The measurer the memo belongs to (held, so that no other measurer can ever take its
     /// place at the same address).
     public private(set) var owner: (any TextMeasuring)?
 
-    public init() {}
+    public init(recordDigest: ElementDigest? = nil) { self.recordDigest = recordDigest }
 
     /// Makes `measurer` the owner, forgetting what another measurer kept.
     public mutating func claim(for measurer: TextMeasuring) {
-        if owner !== measurer { self = TextMeasurementMemo(); owner = measurer }
+        if owner !== measurer { self = TextMeasurementMemo(recordDigest: recordDigest); owner = measurer }
     }
 
     /// Remembers an answer (the older of the two kept is forgotten).

@@ -11,7 +11,9 @@ import LoomLayout
 /// `X-Layout-Key`). Subtrees of at least `sharedSubtreeMinimumElements` elements below the
 /// root also get a 128-bit digest for the shared subtree cache: SipHash-1-3 with a 128-bit
 /// output (`SipHash128`), keyed with a random key per process, over the children's digests
-/// and the subtree root's record, so clients can neither see nor aim at these keys. Ids and image URLs
+/// and the subtree root's record, so clients can neither see nor aim at these keys. A text
+/// node in such a subtree keeps its own digest (`TextNode.recordDigest`): the text measurer
+/// keys its answers by it. Ids and image URLs
 /// are not in any record (they never change a frame); the request key adds them
 /// separately, so cells that differ only in them share measurements.
 public enum TreeDigest {
@@ -104,7 +106,13 @@ private struct RecordWalk {
         records.withBytes(recordRanges[index]) { h.combine(bytes: $0) }
         let (high, low) = h.finalize()
         let digest = ElementDigest(high: high, low: low)
-        if counts[index] >= TreeDigest.sharedSubtreeMinimumElements { e.digest = digest }
+        if counts[index] >= TreeDigest.sharedSubtreeMinimumElements {
+            e.digest = digest
+        } else if ObjectIdentifier(type(of: e)) == ObjectIdentifier(TextNode.self) {
+            // A text's record digest identifies its attributes: the text measurer keys its
+            // answers by it instead of hashing and comparing them again.
+            unsafeDowncast(e, to: TextNode.self).recordDigest = digest
+        }
         return digest
     }
 
