@@ -27,15 +27,16 @@ public struct TextCacheStatistics: Hashable, Sendable, Codable {
 /// byte (`TextIdentity`), or by its node's record digest (`TextMeasurementMemo.recordDigest`,
 /// 128 bits, keyed per process, which the service's response and subtree caches already
 /// trust with whole layouts): a digest finds its text without hashing or comparing the
-/// attributes. The two kinds of entry never match each other. Texts are split into shards by their fingerprint, one lock each; a shard finds a
-/// text by open addressing on the fingerprint and evicts whole texts with the CLOCK
-/// algorithm (an LRU approximation: a hit sets a reference bit, the sweeping hand spares
-/// referenced texts once) while it holds more answers than its share of the capacity.
+/// attributes. The two kinds of entry never match each other. Texts are split into shards
+/// by their fingerprint (a digest's low half), one lock each; a shard finds a text by open
+/// addressing on the fingerprint and evicts whole texts with the CLOCK algorithm (an LRU
+/// approximation: a hit sets a reference bit, the sweeping hand spares referenced texts
+/// once) while it holds more answers than its share of the capacity.
 ///
-/// The fingerprint is seeded per process (`SeededHasher`) and only locates a text, which is
-/// always compared whole with the stored identity; probes are bounded (`maxProbes`), so
-/// texts crafted to collide cost a few comparisons and are not cached, and can never
-/// answer for another text.
+/// The attributes' fingerprint is seeded per process (`SeededHasher`) and only locates a
+/// text, which is always compared whole with the stored identity; probes are bounded
+/// (`maxProbes`), so texts crafted to collide cost a few comparisons and are not cached, and
+/// can never answer for another text.
 final class MeasurementCache: @unchecked Sendable {
     /// Answers kept per text: a stack measures a text in its available width, then
     /// stretched or flexed; clients differ in screen width.
