@@ -143,39 +143,29 @@ final class MeasurementCache: @unchecked Sendable {
 
         @inline(__always) private static func index(_ entry: UInt64) -> Int { Int(entry & 0xFFFF_FFFF) - 1 }
 
-        /// The index in `texts` of `attributes`, or nil. No text is stored more than
-        /// `maxProbes` slots from its home.
+        /// The index in `texts` of `attributes`, or nil.
         private func find(_ attributes: TextAttributes, _ fingerprint: Int) -> Int? {
-            let tag = Shard.tag(fingerprint)
-            return texts.withUnsafeBufferPointer { texts in
-                var slot = home(fingerprint)
-                for _ in 0..<MeasurementCache.maxProbes {
-                    let entry = table[slot]
-                    if entry == 0 { return nil }
-                    if entry & 0xFFFF_FFFF_0000_0000 == tag {
-                        let index = Shard.index(entry)
-                        if texts[index].fingerprint == fingerprint, !texts[index].isKnownByDigest,
-                           TextIdentity.matches(attributes, texts[index].key) { return index }
-                    }
-                    slot = (slot + 1) & tableMask
-                }
-                return nil
+            probe(fingerprint) { text in
+                text.fingerprint == fingerprint && !text.isKnownByDigest && TextIdentity.matches(attributes, text.key)
             }
         }
 
         /// The index in `texts` of the text known by `digest`, or nil.
         private func find(_ digest: ElementDigest) -> Int? {
-            let fingerprint = Shard.fingerprint(digest)
+            probe(Shard.fingerprint(digest)) { text in text.digest == digest && text.isKnownByDigest }
+        }
+
+        /// The index of the first text stored from `fingerprint`'s home slot on (the slot's tag
+        /// equal to the fingerprint's) that `matches`, or nil. No text is stored more than
+        /// `maxProbes` slots from its home.
+        @inline(__always) private func probe(_ fingerprint: Int, _ matches: (borrowing Text) -> Bool) -> Int? {
             let tag = Shard.tag(fingerprint)
             return texts.withUnsafeBufferPointer { texts in
                 var slot = home(fingerprint)
                 for _ in 0..<MeasurementCache.maxProbes {
                     let entry = table[slot]
                     if entry == 0 { return nil }
-                    if entry & 0xFFFF_FFFF_0000_0000 == tag {
-                        let index = Shard.index(entry)
-                        if texts[index].digest == digest, texts[index].isKnownByDigest { return index }
-                    }
+                    if entry & 0xFFFF_FFFF_0000_0000 == tag, matches(texts[Shard.index(entry)]) { return Shard.index(entry) }
                     slot = (slot + 1) & tableMask
                 }
                 return nil
