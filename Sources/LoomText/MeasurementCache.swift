@@ -78,9 +78,10 @@ final class MeasurementCache: @unchecked Sendable {
     /// `moreAnswers` from `index * (answersPerText - 1)` on. Plain data (the key is memory
     /// the shard allocates and frees), so reading a text from the array retains nothing.
     private struct Text {
+        /// For a text known by its record digest, the digest's low half (`Shard.fingerprint`).
         var fingerprint: Int
-        /// The record digest of a text known by it (then `key` is empty), else zero.
-        var digest: ElementDigest
+        /// The record digest's high half, for a text known by it (then `key` is empty).
+        var digestHigh: UInt64
         var first: Answer
         /// `TextIdentity.encode` of the attributes of a text known by them.
         var key: UnsafeRawBufferPointer
@@ -94,8 +95,7 @@ final class MeasurementCache: @unchecked Sendable {
         var isKnownByDigest: Bool { key.baseAddress == nil }
 
         static let noKey = UnsafeRawBufferPointer(start: nil, count: 0)
-        static let noDigest = ElementDigest(high: 0, low: 0)
-        static let evicted = Text(fingerprint: 0, digest: noDigest,
+        static let evicted = Text(fingerprint: 0, digestHigh: 0,
                                   first: Answer(container: Container(.zero), measurement: TextMeasurement(
                                       size: .zero, lineCount: 0, truncated: false, ascender: 0, descender: 0)),
                                   key: noKey, answerCount: 0)
@@ -152,7 +152,10 @@ final class MeasurementCache: @unchecked Sendable {
 
         /// The index in `texts` of the text known by `digest`, or nil.
         private func find(_ digest: ElementDigest) -> Int? {
-            probe(Shard.fingerprint(digest)) { text in text.digest == digest && text.isKnownByDigest }
+            let fingerprint = Shard.fingerprint(digest)
+            return probe(fingerprint) { text in
+                text.fingerprint == fingerprint && text.digestHigh == digest.high && text.isKnownByDigest
+            }
         }
 
         /// The index of the first text stored from `fingerprint`'s home slot on (the slot's tag
@@ -206,7 +209,7 @@ final class MeasurementCache: @unchecked Sendable {
         func store(_ attributes: TextAttributes, _ fingerprint: Int, _ container: Container, _ measurement: TextMeasurement) {
             lock.lock(); defer { lock.unlock() }
             store(at: find(attributes, fingerprint), fingerprint, container, measurement) {
-                Text(fingerprint: fingerprint, digest: Text.noDigest, first: $0,
+                Text(fingerprint: fingerprint, digestHigh: 0, first: $0,
                      key: Shard.copy(TextIdentity.encode(attributes)))
             }
         }
@@ -216,7 +219,7 @@ final class MeasurementCache: @unchecked Sendable {
             if countingMiss { misses += 1 }
             let fingerprint = Shard.fingerprint(digest)
             store(at: find(digest), fingerprint, container, measurement) {
-                Text(fingerprint: fingerprint, digest: digest, first: $0, key: Text.noKey)
+                Text(fingerprint: fingerprint, digestHigh: digest.high, first: $0, key: Text.noKey)
             }
         }
 
