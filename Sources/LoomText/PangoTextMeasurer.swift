@@ -66,11 +66,11 @@ import LoomLayout
 /// is serialized and checked, because Pango 1.50 can compute them wrongly when two threads
 /// do it at once (PangoEngine), so answers never depend on threads. Results are cached per
 /// text (its attributes byte for byte: TextIdentity, or the node's record digest when the
-/// memo carries one) and container size, up to four
-/// containers per text, in a bounded, sharded cache (MeasurementCache: CLOCK eviction); a
-/// finite width at least as wide as the text's cached unlimited-width answer reuses that
-/// answer (nothing wraps there). A text node's memo (`measure(_:in:memo:)`) keeps its last two answers and
-/// the attributes' fingerprint: a container between an answer's used size and the width it
+/// memo carries one) and container size, up to four containers per text, in a bounded,
+/// sharded cache (MeasurementCache: CLOCK eviction); a finite width at least as wide as the
+/// text's cached unlimited-width answer reuses that answer (nothing wraps there). A text
+/// node's memo (`measure(_:in:memo:)`) keeps its last two answers and the attributes'
+/// fingerprint: a container between an answer's used size and the width it
 /// was measured in gets that answer without a cache lookup (a stack measures a text first
 /// with its available width, then stretched to its own measured height or a flexed width),
 /// and the attributes are hashed once per node.
