@@ -129,12 +129,10 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
             // have measured it) before it is measured.
             let found = cache.lookup(digest: digest, in: containerSize, countingMiss: false)
             if let hit = found.hit { return hit }
-            if let wide = PangoTextMeasurer.reused(found, text, in: containerSize) {
-                cache.store(digest: digest, in: containerSize, wide, countingMiss: true)
-                return wide
-            }
-            let result = measurementByAttributes(text, in: containerSize, memo: &memo, storing: false)
-            cache.store(digest: digest, in: containerSize, result)
+            // The lookup by attributes counts its own hit or miss; a reused answer is a miss.
+            let wide = PangoTextMeasurer.reused(found, text, in: containerSize)
+            let result = wide ?? measurementByAttributes(text, in: containerSize, memo: &memo, storing: false)
+            cache.store(digest: digest, in: containerSize, result, countingMiss: wide != nil)
             return result
         }
         return measurementByAttributes(text, in: containerSize, memo: &memo, storing: true)
