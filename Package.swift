@@ -34,21 +34,27 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/LoomHTTP"),
 
-        // Wire format, hashing, cache, pool, batch, routes: testable without sockets.
+        // Wire format, hashing, caches, pool, batch: no HTTP.
         .target(name: "LoomService", dependencies: [
-            "LoomLayout", "LoomHTTP",
-            .product(name: "Logging", package: "swift-log"),
+            "LoomLayout",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Crypto", package: "swift-crypto"),
-        ], path: "Sources/LoomService",
+        ], path: "Sources/LoomService"),
+
+        // Routes, HTTP metrics and the embedded resources: joins the service and HTTP.
+        .target(name: "LoomServer", dependencies: [
+            "LoomService", "LoomLayout", "LoomHTTP",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ], path: "Sources/LoomServer",
                 resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/playground.html")]),
 
         // The allocator the executable runs on (the only place that knows mimalloc).
         .systemLibrary(name: "CMimalloc", path: "Sources/CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
 
         .executableTarget(name: "loom", dependencies: [
-            "LoomService", "LoomLayout", "LoomText", "LoomHTTP", "CMimalloc",
+            "LoomServer", "LoomService", "LoomLayout", "LoomText", "LoomHTTP", "CMimalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/loom"),
@@ -58,7 +64,7 @@ let package = Package(
         .testTarget(name: "LoomLayoutTests", dependencies: ["LoomLayout"]),
         .testTarget(name: "LoomTextTests", dependencies: ["LoomText", "LoomLayout"]),
         .testTarget(name: "LoomServiceTests", dependencies: ["LoomService", "LoomLayout", "LoomText"]),
-        .testTarget(name: "LoomHTTPTests", dependencies: ["LoomHTTP", "LoomService", "LoomText"]),
+        .testTarget(name: "LoomHTTPTests", dependencies: ["LoomHTTP", "LoomServer", "LoomService", "LoomText"]),
     ],
     swiftLanguageModes: [.v5]
 )

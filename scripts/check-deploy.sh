@@ -128,7 +128,7 @@ for p in problems:
 print(f"{len(files)} examples validated against LayoutRequest")
 sys.exit(1 if problems else 0)
 EOF
-served="Sources/LoomService/Resources/openapi.yaml"
+served="Sources/LoomServer/Resources/openapi.yaml"
 if [ -e "$served" ]; then
   if cmp -s "$served" openapi.yaml; then pass "$served (served by GET /openapi.yaml) is this file"
   else fail "$served differs from openapi.yaml"; fi

@@ -74,17 +74,21 @@ struct BenchCommand: ParsableCommand {
         var runs: Int
         var median: [String: Double]
         var p90: [String: Double]
+        /// What one layout of the tree is charged against the default budget.
+        var cost = LayoutCost()
         static let phases = ["decode", "layout", "encode", "total"]
         var jsonLine: String {
             func obj(_ d: [String: Double]) -> String {
                 "{" + Self.phases.map { "\"\($0)\": \(String(format: "%.4f", d[$0] ?? 0))" }.joined(separator: ", ") + "}"
             }
-            return "{\"tree\": \"\(name)\", \"nodes\": \(nodes), \"runs\": \(runs), \"median_ms\": \(obj(median)), \"p90_ms\": \(obj(p90))}"
+            return "{\"tree\": \"\(name)\", \"nodes\": \(nodes), \"runs\": \(runs), \"median_ms\": \(obj(median)), \"p90_ms\": \(obj(p90)), "
+                + "\"cost\": {\"measurements\": \(cost.measurements), \"characters\": \(cost.characters), \"lines\": \(cost.lines)}}"
         }
         var humanLine: String {
             let cols = Self.phases.map { String(format: "%@ %8.3f", $0, median[$0] ?? 0) }.joined(separator: "  ")
             return String(format: "%-14@ %7d nodes  median ms: ", name, nodes) + cols
                 + String(format: "  (p90 total %.3f)", p90["total"] ?? 0)
+                + "  cost: \(cost.measurements) measurements, \(cost.characters) text bytes, \(cost.lines) lines"
         }
     }
 
@@ -108,6 +112,7 @@ struct BenchCommand: ParsableCommand {
         var samples: [String: [Double]] = ["decode": [], "layout": [], "encode": [], "total": []]
         var nodes = 0
         var hasText = false
+        var cost = LayoutCost()
         for run in 0...runs {
             beforeRun()
             let t0 = now()
@@ -118,9 +123,13 @@ struct BenchCommand: ParsableCommand {
             // The service hashes every request for its cache key: part of "decode" here.
             _ = request.digests
             let t1 = now()
-            let context = LayoutContext(scale: request.scale, textMeasurer: layoutMeasurer ?? measurer)
+            // With the service's default budget, as every request is laid out.
+            let budget = LayoutBudget(limits: BudgetPolicy().limits(elements: request.elementCount, textBytes: request.textBytes))
+            let context = LayoutContext(scale: request.scale, textMeasurer: layoutMeasurer ?? measurer, budget: budget)
             let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
             let t2 = now()
+            if let stop = budget.stop { print("\(name): the layout stopped: \(stop)") }
+            cost = budget.spent
             let bytes = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs).encode(root: request.root, layout: layout)
             let t3 = now()
             precondition(!bytes.isEmpty)
@@ -134,7 +143,7 @@ struct BenchCommand: ParsableCommand {
         }
         var median: [String: Double] = [:], p90: [String: Double] = [:]
         for (k, v) in samples { median[k] = percentile(v, 0.5); p90[k] = percentile(v, 0.9) }
-        return TreeResult(name: name, hasText: hasText, nodes: nodes, runs: runs, median: median, p90: p90)
+        return TreeResult(name: name, hasText: hasText, nodes: nodes, runs: runs, median: median, p90: p90, cost: cost)
     }
 
     /// A 100-cell feed through the service's caches: cold, unchanged, one cell changed; the

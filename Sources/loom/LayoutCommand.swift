@@ -12,8 +12,7 @@ struct LayoutCommand: ParsableCommand {
     @Argument(help: "A LayoutRequest JSON file, or - for standard input.") var file: String
     @Option(help: "Output format: json or svg.") var format: String = "json"
     @Option(name: .customLong("font-dir"), help: "An extra directory of font files (repeatable).") var fontDirs: [String] = []
-    @Option(help: "Maximum element depth (env LOOM_MAX_DEPTH).") var maxDepth: Int?
-    @Option(help: "Maximum elements (env LOOM_MAX_NODES).") var maxNodes: Int?
+    @OptionGroup var limits: LimitOptions
 
     func run() throws {
         let body: [UInt8]
@@ -30,8 +29,7 @@ struct LayoutCommand: ParsableCommand {
             throw ValidationError("--format must be json or svg")
         }
         var config = ServiceConfiguration()
-        config.limits = DecodeLimits(maxDepth: setting(maxDepth, "LOOM_MAX_DEPTH", 512),
-                                     maxNodes: setting(maxNodes, "LOOM_MAX_NODES", 100_000))
+        try limits.apply(to: &config)
         let measurer = try makeTextMeasurer(fontDirs: fontDirs)
         let service = LayoutService(configuration: config, textMeasurer: measurer)
         let outcome = runWithLargeStack { service.layout(body: body, format: outputFormat) }

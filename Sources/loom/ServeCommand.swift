@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import LoomHTTP
 import LoomService
+import LoomServer
 import LoomText
 
 /// `loom serve`: the HTTP service. Every setting is a flag or an environment variable
@@ -17,8 +18,6 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Layouts waiting beyond the workers before 503 (env LOOM_QUEUE_LIMIT, default 256).") var queueLimit: Int?
     @Option(help: "libmicrohttpd threads (env LOOM_HTTP_THREADS, default 2).") var httpThreads: Int?
     @Option(help: "Largest request body in bytes (env LOOM_MAX_BODY_BYTES, default 4 MiB).") var maxBodyBytes: Int?
-    @Option(help: "Deepest element nesting (env LOOM_MAX_DEPTH, default 512).") var maxDepth: Int?
-    @Option(help: "Most elements in one request (env LOOM_MAX_NODES, default 100000).") var maxNodes: Int?
     @Option(help: "Open connections at most (env LOOM_MAX_CONNECTIONS, default 1024).") var maxConnections: Int?
     @Option(help: "Seconds a connection may idle or stall (env LOOM_CONNECTION_TIMEOUT, default 10).") var connectionTimeout: Int?
     @Option(help: "Response cache entries (env LOOM_CACHE_ENTRIES, default 10000).") var cacheEntries: Int?
@@ -27,6 +26,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("font-dir"), help: "Extra font directory, repeatable (env LOOM_FONT_DIRS, colon-separated).") var fontDirs: [String] = []
     @Option(help: "trace, debug, info, notice, warning, error, critical (env LOOM_LOG_LEVEL, default info).") var logLevel: String?
     @Option(help: "Seconds to finish in-flight requests after SIGTERM (env LOOM_DRAIN_TIMEOUT, default 20).") var drainTimeout: Int?
+    @OptionGroup var limits: LimitOptions
 
     func run() throws {
         let level = Logger.Level(rawValue: setting(logLevel, "LOOM_LOG_LEVEL", "info")) ?? .info
@@ -48,12 +48,8 @@ struct ServeCommand: ParsableCommand {
         let dirs = resolveFontDirs(fontDirs)
         let measurer = try makeTextMeasurer(fontDirs: dirs)
 
-        let depth = setting(maxDepth, "LOOM_MAX_DEPTH", 512)
-        // The decoder and the engine recurse once per level on 8 MiB pool-thread stacks.
-        guard (1...1024).contains(depth) else { throw ValidationError("--max-depth / LOOM_MAX_DEPTH must be 1…1024") }
         var config = ServiceConfiguration()
-        config.limits = DecodeLimits(maxDepth: depth,
-                                     maxNodes: setting(maxNodes, "LOOM_MAX_NODES", 100_000))
+        try limits.apply(to: &config)
         config.cacheEntries = setting(cacheEntries, "LOOM_CACHE_ENTRIES", 10_000)
         config.cacheBytes = setting(cacheBytes, "LOOM_CACHE_BYTES", 64 << 20)
         config.fontSetIdentity = dirs.joined(separator: ":")

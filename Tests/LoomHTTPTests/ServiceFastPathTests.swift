@@ -2,6 +2,7 @@ import Foundation
 import LoomLayout
 import XCTest
 @testable import LoomService
+@testable import LoomServer
 
 /// The service's per-request shortcuts give what the straightforward code gave: the
 /// in-place Content-Type check, metrics by route number, the response encoder's raw

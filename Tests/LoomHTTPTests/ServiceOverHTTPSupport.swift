@@ -3,6 +3,7 @@ import Logging
 import XCTest
 import LoomHTTP
 import LoomService
+import LoomServer
 import LoomText
 
 /// The real Loom service (Pango text measurer, layout service, pool, router) behind the real

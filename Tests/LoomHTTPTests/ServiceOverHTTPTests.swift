@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 import LoomHTTP
 import LoomService
+import LoomServer
 
 /// System tests of the HTTP service: the real router, service, pool and Pango measurer behind
 /// the real libmicrohttpd server on 127.0.0.1, driven over plain sockets.

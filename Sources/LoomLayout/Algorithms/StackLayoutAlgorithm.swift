@@ -121,12 +121,20 @@ final class StackLayoutAlgorithm {
     func remeasure(_ jobs: [MainSize], _ body: (Int, Double) -> Layout) {
         if concurrent && jobs.count > 1 {
             var results: [Layout?] = filled(nil, count: jobs.count)
+            var costs: [LayoutCost] = filled(LayoutCost(), count: jobs.count)
             results.withUnsafeMutableBufferPointer { buf in
-                let out = buf
-                DispatchQueue.concurrentPerform(iterations: jobs.count) { k in out[k] = body(jobs[k].index, jobs[k].main) }
+                costs.withUnsafeMutableBufferPointer { costBuf in
+                    let out = buf, spent = costBuf
+                    // Each job's cost is summed on its own thread and added to this one's
+                    // measurement afterwards (an iteration may run on any thread).
+                    DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
+                        (out[k], spent[k]) = CostFrame.measuring { body(jobs[k].index, jobs[k].main) }
+                    }
+                }
             }
             for (k, job) in jobs.enumerated() {
                 setLayout(job.index, results[k]!)
+                CostFrame.add(costs[k])
             }
         } else {
             for job in jobs {

@@ -8,6 +8,8 @@ public final class LayoutContext: @unchecked Sendable {
     public let subtreeCache: SubtreeLayoutCaching?
     /// Whether `concurrent` stacks may measure their children on other threads.
     public let allowsConcurrency: Bool
+    /// The pass's work budget and deadline; nil = unlimited (tests, benchmarks).
+    public let budget: LayoutBudget?
     private let computed = Atomic<Int>(0)
     /// A layout no measurement ever returns (made here, handed to no element): the stack
     /// algorithm's mark for a child it has not measured yet, one per pass rather than one
@@ -15,8 +17,9 @@ public final class LayoutContext: @unchecked Sendable {
     let placeholder: Layout
 
     public init(scale: Double = 2, textMeasurer: TextMeasuring? = nil, subtreeCache: SubtreeLayoutCaching? = nil,
-                allowsConcurrency: Bool = true) {
+                allowsConcurrency: Bool = true, budget: LayoutBudget? = nil) {
         self.grid = PixelGrid(scale: scale)
+        self.budget = budget
         self.textMeasurer = textMeasurer
         self.subtreeCache = subtreeCache
         self.allowsConcurrency = allowsConcurrency
@@ -26,6 +29,18 @@ public final class LayoutContext: @unchecked Sendable {
     /// Layouts actually computed in this pass (memo and cache hits excluded).
     public var computedLayouts: Int { computed.load(ordering: .relaxed) }
     @inline(__always) func noteComputed() { computed.add(1, ordering: .relaxed) }
+
+    /// Whether the pass has stopped (budget, deadline or cancellation): every measurement
+    /// then returns `placeholder` at once.
+    @inline(__always) public var isStopped: Bool { budget?.isStopped ?? false }
+
+    /// Charges work done at `element` to the pass's budget and to the cost of the
+    /// measurement under way; false when the pass must stop.
+    @inline(__always) public func charge(_ cost: LayoutCost, at element: LayoutElement) -> Bool {
+        CostFrame.add(cost)
+        guard let budget else { return true }
+        return budget.charge(cost, at: element)
+    }
 }
 
 /// A 128-bit digest of an element's subtree: everything about it that can change a frame
@@ -70,9 +85,17 @@ public struct SubtreeLayoutKey: Hashable, Sendable {
     }
 }
 
+/// A layout from the shared subtree cache and what computing it cost (charged again on
+/// every reuse, so that a warm pass is charged as the cold one was).
+public struct CachedSubtreeLayout: Sendable {
+    public let layout: Layout
+    public let cost: LayoutCost
+    public init(layout: Layout, cost: LayoutCost) { self.layout = layout; self.cost = cost }
+}
+
 /// A cache of measured subtrees shared between layout passes (Texture keeps each node's
 /// last layout; Loom keeps them across requests). Must be thread-safe.
 public protocol SubtreeLayoutCaching: AnyObject, Sendable {
-    func layout(for key: SubtreeLayoutKey) -> Layout?
-    func store(_ layout: Layout, for key: SubtreeLayoutKey)
+    func layout(for key: SubtreeLayoutKey) -> CachedSubtreeLayout?
+    func store(_ layout: CachedSubtreeLayout, for key: SubtreeLayoutKey)
 }

@@ -66,7 +66,9 @@ open class LayoutElement {
 
     /// `layoutThatFits:parentSize:` — measure this element in `constrained`, with the size
     /// of its parent (for fractions; NaN = undefined). Memoised per element and, when a
-    /// digest is set, in the context's shared subtree cache.
+    /// digest is set, in the context's shared subtree cache. Each measurement computed is
+    /// charged to the context's budget; once the pass has stopped, the context's
+    /// placeholder is returned at once and nothing is memoised or cached.
     public final func layoutThatFits(_ constrained: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
         // A parent size this element never reads is normalised away, for the memo and the cache.
         let parent = usesParentSize ? parentSize : .zero
@@ -75,21 +77,40 @@ open class LayoutElement {
         if memoKey1 == memoKey { return memoLayout1! }
         if let k = memoKeys.firstIndex(of: memoKey) { return memoLayouts[k] }
         if let table = memoTable, let hit = table[memoKey] { return hit }
+        if context.isStopped { return context.placeholder }
         var key: SubtreeLayoutKey?
         if let digest, let cache = context.subtreeCache {
             let k = SubtreeLayoutKey(digest: digest, constrained: constrained, parentSize: parent, scale: context.grid.scale)
             if let hit = cache.layout(for: k) {
-                remember(hit, memoKey)
-                return hit
+                guard context.charge(hit.cost, at: self) else { return context.placeholder }
+                remember(hit.layout, memoKey)
+                return hit.layout
             }
             key = k
         }
-        let layout = computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
+        guard context.charge(LayoutCost(measurements: 1), at: self) else { return context.placeholder }
+        let layout: Layout
+        if let key, let cache = context.subtreeCache {
+            // Stored with what it cost, its own measurement and everything it measured.
+            let (computed, cost) = CostFrame.measuring {
+                computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
+            }
+            CostFrame.add(cost)
+            if context.isStopped { return context.placeholder }
+            var total = cost
+            total += LayoutCost(measurements: 1)
+            cache.store(CachedSubtreeLayout(layout: computed, cost: total), for: key)
+            layout = computed
+        } else {
+            layout = computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
+            // A layout finished after the pass stopped may hold placeholders: never kept.
+            if context.isStopped { return context.placeholder }
+        }
         context.noteComputed()
         remember(layout, memoKey)
-        if let key, let cache = context.subtreeCache { cache.store(layout, for: key) }
         return layout
     }
+    private static let oneMeasurement = LayoutCost(measurements: 1)
 
     /// Keeps `layout` until `resetMemo` or the element goes: nothing is ever evicted, and every
     /// layout `layoutThatFits` returns passes through here, which is what lets the stack

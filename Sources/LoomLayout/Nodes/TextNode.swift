@@ -8,6 +8,8 @@ public final class TextNode: DisplayNode {
     /// The measurer's memo for this text (touched only by the thread measuring this node,
     /// like the element's own memo).
     private var measurementMemo = TextMeasurementMemo()
+    /// UTF-8 bytes of the text and its truncation text: what each measurement is charged.
+    public let characterCount: Int
 
     /// The digest of this node's canonical record (`TextMeasurementMemo.recordDigest`), set
     /// by whoever hashes the tree; the measurer may key its answers by it.
@@ -20,6 +22,7 @@ public final class TextNode: DisplayNode {
                 style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
         self.attributes = attributes
         self.textContainerInset = textContainerInset
+        self.characterCount = attributes.spans.reduce(attributes.truncationText.utf8.count) { $0 + $1.text.utf8.count }
         super.init(style: style, id: id)
     }
     override public var typeName: String { "text" }
@@ -34,7 +37,12 @@ public final class TextNode: DisplayNode {
         measurementMemo.claim(for: measurer)
         let measured = measurer.measure(attributes, in: Size(width: Swift.max(0, container.width),
                                                             height: Swift.max(0, container.height)),
-                                        memo: &measurementMemo)
+                                        memo: &measurementMemo, budget: context.budget)
+        // Charged whether or not the measurer had the answer cached: the budget counts the
+        // work the tree asks for.
+        guard context.charge(LayoutCost(characters: characterCount, lines: measured.lineCount), at: self) else {
+            return context.placeholder
+        }
         // TextKit's used rect never exceeds the container.
         let textSize = Size(width: cgMin(measured.size.width, Swift.max(0, container.width)),
                             height: cgMin(measured.size.height, Swift.max(0, container.height)))

@@ -102,6 +102,12 @@ public protocol TextMeasuring: AnyObject, Sendable {
     /// (a text node keeps one): a measurer may remember its answers there and derive later
     /// ones from them, and keep what it computes once per text. By default the memo is unused.
     func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement
+    /// The same answer again, for a layout pass with a budget: a measurer whose work on one
+    /// text can take long checks `budget.shouldStop()` as it goes and may then return any
+    /// answer (the pass is thrown away), but must not keep that answer in its caches. By
+    /// default the budget is not looked at.
+    func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo,
+                 budget: LayoutBudget?) -> TextMeasurement
     /// nil when the font can be used; otherwise why not (e.g. unknown family).
     func validate(_ font: FontDescriptor) -> TextMeasuringError?
 }
@@ -109,6 +115,10 @@ public protocol TextMeasuring: AnyObject, Sendable {
 extension TextMeasuring {
     public func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
         measure(text, in: containerSize)
+    }
+    public func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo,
+                        budget: LayoutBudget?) -> TextMeasurement {
+        measure(text, in: containerSize, memo: &memo)
     }
 }
 

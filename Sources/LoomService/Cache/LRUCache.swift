@@ -144,14 +144,15 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
     }
 }
 
-/// The shared subtree cache: measured subtrees keyed by digest and constraints.
+/// The shared subtree cache: measured subtrees keyed by digest and constraints, each with
+/// what computing it cost (charged again when it is reused).
 public final class SubtreeLayoutCache: SubtreeLayoutCaching, @unchecked Sendable {
-    public let storage: LRUCache<SubtreeLayoutKey, Layout>
+    public let storage: LRUCache<SubtreeLayoutKey, CachedSubtreeLayout>
     public init(maxEntries: Int, maxBytes: Int) {
         storage = LRUCache(maxEntries: maxEntries, maxBytes: maxBytes)
     }
-    public func layout(for key: SubtreeLayoutKey) -> Layout? { storage.value(for: key) }
-    public func store(_ layout: Layout, for key: SubtreeLayoutKey) {
-        storage.set(layout, for: key, cost: 96 + layout.subtreeCount * 80)
+    public func layout(for key: SubtreeLayoutKey) -> CachedSubtreeLayout? { storage.value(for: key) }
+    public func store(_ layout: CachedSubtreeLayout, for key: SubtreeLayoutKey) {
+        storage.set(layout, for: key, cost: 120 + layout.layout.subtreeCount * 80)
     }
 }

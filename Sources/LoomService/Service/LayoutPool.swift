@@ -27,6 +27,11 @@ public final class LayoutPool: @unchecked Sendable {
         state.withLock { ($0.running, $0.pending.count - $0.head) }
     }
 
+    /// Whether a job submitted now would be refused.
+    public var isFull: Bool {
+        state.withLock { $0.running >= workers && $0.pending.count - $0.head >= queueLimit }
+    }
+
     /// Run `job` on the pool; false if the queue is full.
     @discardableResult
     public func submit(_ job: @escaping () -> Void) -> Bool {

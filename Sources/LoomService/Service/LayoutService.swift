@@ -12,7 +12,40 @@ public struct ServiceConfiguration: Sendable {
     public var subtreeCacheBytes = 32 << 20
     /// Changes whenever the font set does (extra font directories): part of every key.
     public var fontSetIdentity = ""
+    /// What one layout (one request, one batch item) may cost: over it, 422 `budget_exceeded`.
+    public var budget = BudgetPolicy()
+    /// Seconds from a request's arrival until its layout is abandoned with 503
+    /// `deadline_exceeded` (queue wait included).
+    public var deadlineSeconds = 10.0
     public init() {}
+}
+
+/// The work budget of one layout, grown with the request: a fixed allowance plus a share
+/// per element and per byte of text, so that a small request that multiplies its work is
+/// stopped early while every realistic tree (the largest feed the body and element limits
+/// admit among them) fits with room to spare.
+public struct BudgetPolicy: Sendable, Hashable {
+    /// Measurements: `measurements + measurementsPerElement × elements`.
+    public var measurements = 50_000
+    public var measurementsPerElement = 10
+    /// Bytes of text measured: `characters + perTextByte × text bytes in the request`.
+    public var characters = 1_000_000
+    /// Lines of text produced: `lines + perTextByte × text bytes in the request`.
+    public var lines = 100_000
+    public var perTextByte = 8
+    public init() {}
+
+    /// The limits for a request of `elements` elements holding `textBytes` bytes of text.
+    public func limits(elements: Int, textBytes: Int) -> LayoutLimits {
+        func grown(_ base: Int, _ factor: Int, _ n: Int) -> Int {
+            let (product, o1) = factor.multipliedReportingOverflow(by: n)
+            let (sum, o2) = base.addingReportingOverflow(product)
+            return o1 || o2 ? .max : sum
+        }
+        return LayoutLimits(measurements: grown(measurements, measurementsPerElement, elements),
+                            characters: grown(characters, perTextByte, textBytes),
+                            lines: grown(lines, perTextByte, textBytes))
+    }
 }
 
 public enum OutputFormat: String, Sendable { case json, svg }
@@ -96,35 +129,48 @@ public final class LayoutService: @unchecked Sendable {
                              cacheEntry: cached)
     }
 
+    /// A budget for one layout, its deadline counted from now (make it when the request
+    /// arrives, so that time spent queued counts); its limits are set from the request once
+    /// it is decoded (`BudgetPolicy`).
+    public func makeBudget() -> LayoutBudget {
+        LayoutBudget(limits: .unlimited, seconds: configuration.deadlineSeconds)
+    }
+
     /// One request body → one response.
-    public func layout(body: [UInt8], format: OutputFormat = .json) -> LayoutOutcome {
+    public func layout(body: [UInt8], format: OutputFormat = .json, budget: LayoutBudget? = nil) -> LayoutOutcome {
         switch lookup(body: body, format: format) {
         case .hit(let outcome): return outcome
-        case .miss(let raw): return layout(body: body, format: format, miss: raw)
+        case .miss(let raw): return layout(body: body, format: format, miss: raw, budget: budget)
         }
     }
 
-    /// A body `lookup` found no answer for: decode, lay out, encode, cache.
-    public func layout(body: [UInt8], format: OutputFormat, miss raw: RawKey) -> LayoutOutcome {
+    /// A body `lookup` found no answer for: decode, lay out, encode, cache. `budget`
+    /// (default: `makeBudget()` now) bounds the layout's work and time.
+    public func layout(body: [UInt8], format: OutputFormat, miss raw: RawKey, budget: LayoutBudget? = nil) -> LayoutOutcome {
         do {
             let request = try decoder.decode(body: body)
-            let (key, outcome) = layout(request, format: format)
+            let (key, outcome) = try layout(request, format: format, budget: budget ?? makeBudget())
             rawIndex.set(key, for: raw, cost: 128)
             return outcome
-        } catch let error as WireError {
-            return LayoutOutcome(status: error.status, contentType: "application/json", body: error.jsonBytes, key: nil, cacheHit: false)
         } catch {
-            let e = WireError(status: 500, code: "internal", message: "\(error)")
-            return LayoutOutcome(status: 500, contentType: "application/json", body: e.jsonBytes, key: nil, cacheHit: false)
+            return LayoutService.outcome(error)
         }
     }
 
-    /// A decoded request → its response, through the response cache.
-    public func layout(_ request: LayoutRequest, format: OutputFormat = .json) -> (ResponseKey, LayoutOutcome) {
+    /// The answer for an error (a `WireError`, else 500 `internal`).
+    public static func outcome(_ error: Error) -> LayoutOutcome {
+        let e = error as? WireError ?? WireError(status: 500, code: "internal", message: "\(error)")
+        return LayoutOutcome(status: e.status, contentType: "application/json", body: e.jsonBytes, key: nil, cacheHit: false)
+    }
+
+    /// A decoded request → its response, through the response cache. Throws a `WireError`
+    /// when the layout stops before its end (budget, deadline, cancellation).
+    public func layout(_ request: LayoutRequest, format: OutputFormat = .json,
+                       budget: LayoutBudget) throws -> (ResponseKey, LayoutOutcome) {
         let key = responseKey(request, format)
         if let cached = responseCache.value(for: key) { return (key, answer(from: cached, format)) }
         metrics?.cacheMiss()
-        let layout = computeLayout(request)
+        let layout = try computeLayout(request, budget: budget)
         let body: [UInt8]
         switch format {
         case .json: body = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs).encode(root: request.root, layout: layout)
@@ -135,14 +181,46 @@ public final class LayoutService: @unchecked Sendable {
         return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: body, key: hex, cacheHit: false))
     }
 
-    /// Lay a decoded request out (no response cache; the subtree cache is used).
+    /// Lay a decoded request out (no response cache; the subtree cache is used), without
+    /// a budget: for tools and tests that lay out trees they made themselves.
     public func computeLayout(_ request: LayoutRequest, useSubtreeCache: Bool = true) -> Layout {
+        // An unlimited budget never stops a pass.
+        try! computeLayout(request, useSubtreeCache: useSubtreeCache, budget: nil)
+    }
+
+    /// Lay a decoded request out within `budget`; throws 422 `budget_exceeded` (with the
+    /// path of the element being measured when it ran out), 503 `deadline_exceeded` or
+    /// 503 `cancelled` when the pass stops before its end.
+    public func computeLayout(_ request: LayoutRequest, useSubtreeCache: Bool = true, budget: LayoutBudget?) throws -> Layout {
+        if let budget {
+            budget.limits = configuration.budget.limits(elements: request.elementCount, textBytes: request.textBytes)
+            if budget.shouldStop() { throw LayoutService.error(for: budget, request) }
+        }
         if useSubtreeCache { _ = request.digests }
         let context = LayoutContext(scale: request.scale, textMeasurer: textMeasurer,
-                                    subtreeCache: useSubtreeCache ? subtreeCache : nil)
+                                    subtreeCache: useSubtreeCache ? subtreeCache : nil, budget: budget)
         metrics?.layoutStarted()
         defer { metrics?.layoutFinished(computed: context.computedLayouts) }
-        return calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
+        let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
+        if let budget, budget.isStopped { throw LayoutService.error(for: budget, request) }
+        return layout
+    }
+
+    /// The wire error for a pass that stopped (`request`, when known, names the element
+    /// where a budget ran out).
+    public static func error(for budget: LayoutBudget, _ request: LayoutRequest? = nil) -> WireError {
+        switch budget.stop {
+        case .budgetExceeded(let which, let element)?:
+            let limit: Int
+            switch which {
+            case .measurements: limit = budget.limits.measurements
+            case .characters: limit = budget.limits.characters
+            case .lines: limit = budget.limits.lines
+            }
+            return .budgetExceeded(which, limit: limit, path: element.flatMap { e in request.flatMap { ElementPath.of(e, in: $0.root) } })
+        case .cancelled?: return .cancelled
+        case .deadlineExceeded?, nil: return .deadlineExceeded
+        }
     }
 
     /// The key of a decoded request: tree digest, ids/URLs, size range, scale, options, fonts.
@@ -178,29 +256,28 @@ public final class LayoutService: @unchecked Sendable {
 
     /// `{"items": [LayoutRequest, …]}` → `{"results": [LayoutResponse or Error, …]}`; items laid
     /// out in parallel by `forEachParallel`, each error in its own slot.
-    public func batch(body: [UInt8], maxItems: Int = 1000,
+    /// Each item has its own budget from `makeBudget` (called once per item, before any
+    /// is laid out, so that they share the request's deadline and its cancellation).
+    public func batch(body: [UInt8], maxItems: Int = 1000, makeBudget: (() -> LayoutBudget)? = nil,
                       forEachParallel: (Int, (Int) -> Void) -> Void) -> LayoutOutcome {
         let items: [Range<Int>]
         do {
             items = try decoder.batchItems(body: body, maxItems: maxItems)
-        } catch let err as WireError {
-            return LayoutOutcome(status: err.status, contentType: "application/json", body: err.jsonBytes, key: nil, cacheHit: false)
         } catch {
-            return LayoutOutcome(status: 500, contentType: "application/json", body: [], key: nil, cacheHit: false)
+            return LayoutService.outcome(error)
         }
+        let budgets = items.indices.map { _ in makeBudget?() ?? self.makeBudget() }
         var results = [[UInt8]](repeating: [], count: items.count)
         results.withUnsafeMutableBufferPointer { out in
             let buffer = out
             forEachParallel(items.count) { k in
                 do {
                     let request = try self.decoder.decode(body: body, range: items[k])
-                    buffer[k] = self.layout(request).1.body
-                } catch let e as WireError {
-                    var err = e
-                    err.path = "items[\(k)]" + (e.path.map { "." + $0 } ?? "")
-                    buffer[k] = err.jsonBytes
+                    buffer[k] = try self.layout(request, budget: budgets[k]).1.body
                 } catch {
-                    buffer[k] = WireError(status: 500, code: "internal", message: "\(error)").jsonBytes
+                    var err = error as? WireError ?? WireError(status: 500, code: "internal", message: "\(error)")
+                    err.path = "items[\(k)]" + (err.path.map { "." + $0 } ?? "")
+                    buffer[k] = err.jsonBytes
                 }
             }
         }

@@ -17,6 +17,7 @@ public final class ServiceMetrics: @unchecked Sendable {
     private let cacheBytes: CoreMetrics.Gauge
     private let subtreeEntries: CoreMetrics.Gauge
     private let subtreeHits: CoreMetrics.Gauge
+    private let subtreeBytes: CoreMetrics.Gauge
     private let textHits: CoreMetrics.Gauge
     private let textMisses: CoreMetrics.Gauge
     /// Per-(route, method, status) counters and per-route timers, made on first use.
@@ -45,6 +46,7 @@ public final class ServiceMetrics: @unchecked Sendable {
         cacheBytes = CoreMetrics.Gauge(label: "loom_cache_bytes", factory: f)
         subtreeEntries = CoreMetrics.Gauge(label: "loom_subtree_cache_entries", factory: f)
         subtreeHits = CoreMetrics.Gauge(label: "loom_subtree_cache_hits", factory: f)
+        subtreeBytes = CoreMetrics.Gauge(label: "loom_subtree_cache_bytes", factory: f)
         textHits = CoreMetrics.Gauge(label: "loom_text_cache_hits", factory: f)
         textMisses = CoreMetrics.Gauge(label: "loom_text_cache_misses", factory: f)
     }
@@ -54,16 +56,28 @@ public final class ServiceMetrics: @unchecked Sendable {
     func layoutStarted() { inFlight.increment() }
     func layoutFinished(computed n: Int) { inFlight.decrement(); computed.increment(by: n) }
 
+    /// The methods counted by name; any other is counted as "other", so that a client
+    /// cannot add label values (and memory) by inventing methods.
+    static let countedMethods: [String] = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+
+    /// `method` if it is one of `countedMethods`, else "other".
+    @inline(__always) static func methodLabel(_ method: String) -> String {
+        for m in countedMethods where m == method { return m }
+        return "other"
+    }
+
     /// One answered HTTP request.
     public func request(route: String, method: String, status: Int, seconds: Double) {
-        let (counter, timer) = metrics(route: route, method: method, status: status)
+        let (counter, timer) = metrics(route: route, method: ServiceMetrics.methodLabel(method),
+                                       status: status)
         counter.increment()
         timer.recordNanoseconds(Int64(seconds * 1e9))
     }
 
     /// One answered HTTP request, the route given by a small number (`route`, the same one
     /// for the same `label`, below 64) as well as by its label.
-    func request(route: Int, label: String, method: String, status: Int, nanoseconds: UInt64) {
+    public func request(route: Int, label: String, method rawMethod: String, status: Int, nanoseconds: UInt64) {
+        let method = ServiceMetrics.methodLabel(rawMethod)
         let found = byRoute.withLock { table -> (CoreMetrics.Counter, CoreMetrics.Timer)? in
             guard route < table.count, let timer = table[route].timer else { return nil }
             for c in table[route].counters where c.status == status && c.method == method { return (c.counter, timer) }
@@ -105,13 +119,14 @@ public final class ServiceMetrics: @unchecked Sendable {
 
     /// Prometheus text format, with cache figures read at scrape time.
     public func render(cache: LRUCache<LayoutService.ResponseKey, LayoutService.CachedResponse>.Statistics,
-                       subtree: LRUCache<SubtreeLayoutKey, Layout>.Statistics,
+                       subtree: LRUCache<SubtreeLayoutKey, CachedSubtreeLayout>.Statistics,
                        text: (hits: Int, misses: Int)?) -> [UInt8] {
         cacheEvictions.record(cache.evictions)
         cacheEntries.record(cache.entries)
         cacheBytes.record(cache.bytes)
         subtreeEntries.record(subtree.entries)
         subtreeHits.record(subtree.hits)
+        subtreeBytes.record(subtree.bytes)
         if let text { textHits.record(text.hits); textMisses.record(text.misses) }
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)

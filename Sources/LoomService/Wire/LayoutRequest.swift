@@ -10,13 +10,16 @@ public final class LayoutRequest {
     public let elementCount: Int
     /// Whether the tree holds text (needs the text measurer and the font set in its key).
     public let hasText: Bool
+    /// UTF-8 bytes of every text in the tree (spans and truncation texts): part of its budget.
+    public let textBytes: Int
     /// The canonical digests (computed once, on first use; also marks the subtrees that the
     /// shared subtree cache may hold).
     public private(set) lazy var digests: (tree: ElementDigest, ids: ElementDigest) = TreeDigest.compute(root, elementCount: elementCount)
 
-    init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, elementCount: Int, hasText: Bool) {
+    init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, elementCount: Int, hasText: Bool,
+         textBytes: Int) {
         self.sizeRange = sizeRange; self.root = root; self.scale = scale; self.includeSpecs = includeSpecs
-        self.elementCount = elementCount; self.hasText = hasText
+        self.elementCount = elementCount; self.hasText = hasText; self.textBytes = textBytes
     }
 }
 
@@ -26,9 +29,13 @@ public struct DecodeLimits: Sendable {
     public var maxDepth: Int
     /// Elements in one request.
     public var maxNodes: Int
-    public init(maxDepth: Int = 512, maxNodes: Int = 100_000) { self.maxDepth = maxDepth; self.maxNodes = maxNodes }
+    /// UTF-8 bytes of one text (its `text`, or all its spans).
+    public var maxTextBytes: Int
+    public init(maxDepth: Int = 512, maxNodes: Int = 100_000, maxTextBytes: Int = 100_000) {
+        self.maxDepth = maxDepth; self.maxNodes = maxNodes; self.maxTextBytes = maxTextBytes
+    }
     /// No limits beyond memory (benchmarks).
-    public static let unlimited = DecodeLimits(maxDepth: 1 << 30, maxNodes: Int.max)
+    public static let unlimited = DecodeLimits(maxDepth: 1 << 30, maxNodes: Int.max, maxTextBytes: Int.max)
     /// JSON nesting allowed for an element depth: two JSON levels per element level
     /// (`children` array + element object) plus room for styles and the envelope.
     var jsonNesting: Int { maxDepth >= (1 << 29) ? Int.max : 2 * maxDepth + 8 }

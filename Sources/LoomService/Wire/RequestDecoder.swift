@@ -86,6 +86,7 @@ struct DecodeState: ~Copyable {
     var elementCount = 0
     var depth = 0
     var hasText = false
+    var textBytes = 0
     /// Fonts checked in this request: the first `firstFontsKept`, then the rest.
     var firstFonts: [(font: FontDescriptor, verdict: TextMeasuringError?)] = []
     var fontVerdicts: [FontDescriptor: TextMeasuringError?] = [:]
@@ -143,7 +144,7 @@ struct DecodeState: ~Copyable {
         guard let root else { throw r.fail("the request needs 'root'", at: "root") }
         try r.finish(unknown, "the request")
         return LayoutRequest(sizeRange: sizeRange, root: root, scale: scale, includeSpecs: includeSpecs,
-                             elementCount: elementCount, hasText: hasText)
+                             elementCount: elementCount, hasText: hasText, textBytes: textBytes)
     }
 
     enum RangeField: Int, CaseIterable { case min, max }
@@ -465,6 +466,9 @@ struct DecodeState: ~Copyable {
             var text = f.extras?.text ?? TextFields()
             if seen & ElementField.lineSpacing.bit != 0 {
                 guard f.lineSpacing >= 0 else { throw r.fail("must be >= 0", at: "lineSpacing") }
+                guard f.lineSpacing <= TextLimits.maxLineHeight else {
+                    throw r.fail("lineSpacing must be at most \(Int(TextLimits.maxLineHeight))", at: "lineSpacing")
+                }
                 text.lineSpacing = f.lineSpacing
             }
             let (attributes, inset) = try textAttributes(text, what: "a text element")

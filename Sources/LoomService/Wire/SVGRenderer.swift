@@ -54,17 +54,22 @@ public struct SVGRenderer {
         if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
         return String(v)
     }
-    private func escape(_ s: String) -> String {
-        var r = ""
-        for c in s {
+    /// Text for XML: markup characters escaped, and characters XML 1.0 does not allow
+    /// (C0 controls but tab, LF and CR; U+FFFE, U+FFFF) replaced with U+FFFD, so that any
+    /// id gives a document every XML parser accepts.
+    func escape(_ s: String) -> String {
+        var r = String.UnicodeScalarView()
+        for c in s.unicodeScalars {
             switch c {
-            case "<": r += "&lt;"
-            case ">": r += "&gt;"
-            case "&": r += "&amp;"
-            case "\"": r += "&quot;"
+            case "<": r.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": r.append(contentsOf: "&gt;".unicodeScalars)
+            case "&": r.append(contentsOf: "&amp;".unicodeScalars)
+            case "\"": r.append(contentsOf: "&quot;".unicodeScalars)
+            case "\t", "\n", "\r": r.append(c)
+            case _ where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: r.append("\u{FFFD}")
             default: r.append(c)
             }
         }
-        return r
+        return String(r)
     }
 }

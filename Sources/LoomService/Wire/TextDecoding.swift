@@ -1,5 +1,15 @@
 import LoomLayout
 
+/// Bounds on a text's numbers, checked when it is decoded: within them the measurer's
+/// arithmetic (Pango's 32-bit units among it) cannot overflow. The text's length is a
+/// `DecodeLimits` setting.
+public enum TextLimits {
+    public static let maxLetterSpacing = 1000.0
+    public static let maxLineHeight = 10_000.0
+    public static let maxLines = 100_000
+    public static let maxTruncationTextBytes = 1000
+}
+
 /// The `text` element's members and a `button`'s, as `RequestDecoder` reads them.
 extension DecodeState {
     /// A font as written: only the parts given, applied over a base font once the element's
@@ -60,17 +70,40 @@ extension DecodeState {
         case .font: t.font = try font()
         case .lineHeight:
             let d = try r.number()
-            guard d > 0 else { throw r.fail("lineHeight must be > 0") }
+            guard d > 0 && d <= TextLimits.maxLineHeight else {
+                throw r.fail("lineHeight must be > 0 (and at most \(Int(TextLimits.maxLineHeight)))")
+            }
             t.lineHeight = d
-        case .lineSpacing: t.lineSpacing = try r.nonNegative()
-        case .letterSpacing: t.letterSpacing = try r.number()
+        case .lineSpacing:
+            // A button title's (a text element's is read with the stack's, and checked in `build`).
+            let d = try r.nonNegative()
+            guard d <= TextLimits.maxLineHeight else { throw r.fail("lineSpacing must be at most \(Int(TextLimits.maxLineHeight))") }
+            t.lineSpacing = d
+        case .letterSpacing: t.letterSpacing = try Self.letterSpacing(&r)
         case .alignment: t.alignment = try r.name(Self.textAlignments)
-        case .maximumNumberOfLines: t.maximumNumberOfLines = try r.integer()
+        case .maximumNumberOfLines:
+            let n = try r.integer()
+            guard n <= TextLimits.maxLines else { throw r.fail("maximumNumberOfLines must be at most \(TextLimits.maxLines) (0 = no limit)") }
+            t.maximumNumberOfLines = n
         case .truncationMode: t.truncationMode = try r.name(Self.truncationModes)
-        case .truncationText: t.truncationText = try r.string()
+        case .truncationText:
+            let s = try r.string()
+            guard s.utf8.count <= TextLimits.maxTruncationTextBytes else {
+                throw WireError.tooLarge("truncationText is longer than \(TextLimits.maxTruncationTextBytes) bytes", path: r.path.rendered)
+            }
+            t.truncationText = s
         case .textContainerInset: t.textContainerInset = try r.insets(allowInfinite: false)
         default: preconditionFailure("not a text member: \(field)")
         }
+    }
+
+    /// A letter spacing within `TextLimits.maxLetterSpacing` either way.
+    static func letterSpacing(_ r: inout WireReader) throws -> Double {
+        let d = try r.number()
+        guard abs(d) <= TextLimits.maxLetterSpacing else {
+            throw r.fail("letterSpacing must be between -\(Int(TextLimits.maxLetterSpacing)) and \(Int(TextLimits.maxLetterSpacing))")
+        }
+        return d
     }
 
     enum FontField: Int, CaseIterable { case family, size, weight, italic }
@@ -126,7 +159,7 @@ extension DecodeState {
                 switch field {
                 case .text: text = try r.string()
                 case .font: font = try Self.font(&r, fontNames)
-                case .letterSpacing: letterSpacing = try r.number()
+                case .letterSpacing: letterSpacing = try Self.letterSpacing(&r)
                 }
             }
             guard let text else { throw r.fail("a span needs 'text'") }
@@ -181,6 +214,12 @@ extension DecodeState {
         case (nil, nil): throw r.fail("\(what) needs 'text' or 'spans'")
         case (_?, _?): throw r.fail("give 'text' or 'spans', not both", at: "spans")
         }
+        // Checked before anything is measured: a text's cost grows with its length.
+        let length = spans.reduce(0) { $0 + $1.text.utf8.count }
+        if length > limits.maxTextBytes {
+            throw WireError.tooLarge("the text is \(length) bytes long; a text holds at most \(limits.maxTextBytes)",
+                                     path: r.path.rendered(appending: t.text != nil ? "text" : "spans"))
+        }
         var a = TextAttributes(spans: spans, font: font)
         if let v = t.lineHeight { a.lineHeight = v }
         if let v = t.lineSpacing { a.lineSpacing = v }
@@ -189,6 +228,7 @@ extension DecodeState {
         if let v = t.maximumNumberOfLines { a.maximumNumberOfLines = v }
         if let v = t.truncationMode { a.truncationMode = v }
         if let v = t.truncationText { a.truncationText = v }
+        textBytes += length + a.truncationText.utf8.count
         return (a, t.textContainerInset ?? .zero)
     }
 

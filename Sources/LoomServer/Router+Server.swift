@@ -1,4 +1,5 @@
 import LoomHTTP
+import LoomService
 import LoomLayout
 import Logging
 

@@ -1,5 +1,6 @@
 import Foundation
 import LoomHTTP
+import LoomService
 import LoomLayout
 import Synchronization
 
@@ -93,7 +94,14 @@ public final class Router: @unchecked Sendable {
         case .healthz:
             finish(Router.json(200, #"{"status":"ok"}"#))
         case .readyz:
-            finish(isDraining ? Router.json(503, #"{"status":"draining"}"#) : Router.json(200, #"{"status":"ok"}"#))
+            // Not ready while draining, or while a new layout would be refused.
+            if isDraining {
+                finish(Router.json(503, #"{"status":"draining"}"#))
+            } else if pool.isFull {
+                finish(Router.json(503, #"{"status":"overloaded"}"#))
+            } else {
+                finish(Router.json(200, #"{"status":"ok"}"#))
+            }
         case .metrics:
             let body = metrics.render(cache: service.responseCache.statistics, subtree: service.subtreeCache.storage.statistics,
                                       text: textCacheStatistics())
@@ -103,7 +111,9 @@ public final class Router: @unchecked Sendable {
         case .openapi:
             finish(HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: EmbeddedFiles.openapiYAML))
         case .playground:
-            finish(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: EmbeddedFiles.playgroundHTML))
+            finish(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"),
+                                                       ("Content-Security-Policy", Router.playgroundPolicy)],
+                                body: EmbeddedFiles.playgroundHTML))
         case .layout, .batch:
             guard Router.isJSON(request.header("content-type")) else { return finish(Router.error(.unsupportedMediaType)) }
             let format: OutputFormat
@@ -131,11 +141,19 @@ public final class Router: @unchecked Sendable {
                 case .miss(let raw): missKey = raw
                 }
             }
+            // The deadline counts from now: time spent queued is part of it.
+            let budget = service.makeBudget()
             let accepted = pool.submit {
                 if let raw = missKey {
-                    finish(Router.layoutResponse(service.layout(body: request.body, format: format, miss: raw)))
+                    // A request whose client left, or whose deadline passed, while it waited.
+                    if budget.shouldStop() {
+                        return finish(Router.layoutResponse(LayoutService.outcome(LayoutService.error(for: budget))))
+                    }
+                    finish(Router.layoutResponse(service.layout(body: request.body, format: format, miss: raw, budget: budget)))
                 } else {
-                    let outcome = service.batch(body: request.body, forEachParallel: LayoutPool.forEachParallel)
+                    // Each item gets its own budget, with the request's deadline.
+                    let outcome = service.batch(body: request.body, makeBudget: { LayoutBudget(limits: budget.limits, deadline: budget.deadline) },
+                                                forEachParallel: LayoutPool.forEachParallel)
                     finish(HTTPResponse(status: outcome.status, headers: [("Content-Type", outcome.contentType)], body: outcome.body))
                 }
             }
@@ -149,13 +167,19 @@ public final class Router: @unchecked Sendable {
         }
     }
 
+    /// The playground loads nothing from elsewhere and posts only to this server.
+    static let playgroundPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+        + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
     static func layoutResponse(_ outcome: LayoutOutcome) -> HTTPResponse {
-        let headers: [(String, String)]
+        var headers: [(String, String)]
         if let key = outcome.key {
             headers = [("Content-Type", outcome.contentType), ("X-Layout-Cache", outcome.cacheHit ? "hit" : "miss"),
                        ("X-Layout-Key", key)]
         } else {
             headers = [("Content-Type", outcome.contentType)]
+            // 503s (deadline, cancelled) are the server's condition: say when to come back.
+            if outcome.status == 503 { headers.append(("Retry-After", "1")) }
         }
         return HTTPResponse(status: outcome.status, headers: headers, body: outcome.body)
     }

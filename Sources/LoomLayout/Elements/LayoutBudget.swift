@@ -1,0 +1,176 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What one layout pass may cost: measurements computed, characters of text measured and
+/// lines of text produced. Work is counted as the tree asks for it, not as caches happen
+/// to save it: a subtree answered from the shared subtree cache is charged what computing
+/// it cost, so the same tree gets the same verdict warm or cold.
+public struct LayoutLimits: Hashable, Sendable {
+    /// Element measurements computed (memo hits are free: the work was counted when it was done).
+    public var measurements: Int
+    /// UTF-8 bytes of text handed to the text measurer, summed over its measurements.
+    public var characters: Int
+    /// Lines of text the measurer produced, summed over its measurements.
+    public var lines: Int
+
+    public init(measurements: Int = 200_000, characters: Int = 16_000_000, lines: Int = 1_000_000) {
+        self.measurements = measurements; self.characters = characters; self.lines = lines
+    }
+
+    public static let unlimited = LayoutLimits(measurements: .max, characters: .max, lines: .max)
+}
+
+/// The work a measurement (and everything it measured) was charged.
+public struct LayoutCost: Hashable, Sendable {
+    public var measurements: Int
+    public var characters: Int
+    public var lines: Int
+    public init(measurements: Int = 0, characters: Int = 0, lines: Int = 0) {
+        self.measurements = measurements; self.characters = characters; self.lines = lines
+    }
+    @inline(__always) static func += (a: inout LayoutCost, b: LayoutCost) {
+        a.measurements &+= b.measurements; a.characters &+= b.characters; a.lines &+= b.lines
+    }
+}
+
+/// Why a layout pass stopped before its end. Its layout is then meaningless and is thrown away.
+public enum LayoutStop: Sendable, Equatable {
+    /// A limit of `LayoutLimits` was passed; `element` is the one being measured then.
+    case budgetExceeded(Budget, element: ObjectIdentifier?)
+    /// The wall-clock deadline passed.
+    case deadlineExceeded
+    /// Whoever asked for the layout does not want it any more (the client went away).
+    case cancelled
+
+    public enum Budget: String, Sendable, CaseIterable { case measurements, characters, lines }
+}
+
+/// The budget and deadline of one layout pass, shared by every thread working on it. Once
+/// it stops it stays stopped: every further measurement returns at once with a
+/// placeholder, nothing more is stored in shared caches, and the caller reads `stop`.
+public final class LayoutBudget: @unchecked Sendable {
+    /// Set before the pass starts (a service sets them once the request is decoded), read
+    /// while it runs.
+    public var limits: LayoutLimits
+    /// `DispatchTime.now().uptimeNanoseconds` after which the pass stops; `.max` for none.
+    public let deadline: UInt64
+    private let measurements = Atomic<Int>(0)
+    private let characters = Atomic<Int>(0)
+    private let lines = Atomic<Int>(0)
+    /// 0 while running; then the first reason's code (1 budget, 2 deadline, 3 cancelled).
+    private let state = Atomic<Int>(0)
+    private let reason = Mutex<LayoutStop?>(nil)
+
+    public init(limits: LayoutLimits = LayoutLimits(), deadline: UInt64 = .max) {
+        self.limits = limits
+        self.deadline = deadline
+    }
+
+    /// A budget with a deadline `seconds` from now.
+    public convenience init(limits: LayoutLimits, seconds: Double) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let span = seconds.isFinite && seconds > 0 ? UInt64(min(seconds, 1e9) * 1e9) : 0
+        self.init(limits: limits, deadline: seconds.isFinite ? now &+ span : .max)
+    }
+
+    /// Whether the pass has stopped (any reason). Cheap: one relaxed load.
+    @inline(__always) public var isStopped: Bool { state.load(ordering: .relaxed) != 0 }
+
+    /// Why the pass stopped, or nil while it runs (or when it finished within its budget).
+    public var stop: LayoutStop? { reason.withLock { $0 } }
+
+    /// What was charged so far.
+    public var spent: LayoutCost {
+        LayoutCost(measurements: measurements.load(ordering: .relaxed), characters: characters.load(ordering: .relaxed),
+                   lines: lines.load(ordering: .relaxed))
+    }
+
+    /// Stops the pass (the first reason given is the one kept).
+    public func halt(_ why: LayoutStop) {
+        reason.withLock { current in
+            if current == nil {
+                current = why
+                let code: Int
+                switch why {
+                case .budgetExceeded: code = 1
+                case .deadlineExceeded: code = 2
+                case .cancelled: code = 3
+                }
+                state.store(code, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Stops the pass because its requester is gone.
+    public func cancel() { halt(.cancelled) }
+
+    /// For long loops outside the element tree (the text measurer's): true when the pass
+    /// has stopped or its deadline has just passed (then it stops).
+    public func shouldStop() -> Bool {
+        if isStopped { return true }
+        if deadline != .max && DispatchTime.now().uptimeNanoseconds > deadline {
+            halt(.deadlineExceeded)
+            return true
+        }
+        return false
+    }
+
+    /// Charges `cost` measured at `element`; false when the pass must stop. The deadline is
+    /// read every 256 measurements (a clock read costs more than a measurement from a memo).
+    @inline(__always)
+    func charge(_ cost: LayoutCost, at element: LayoutElement) -> Bool {
+        if isStopped { return false }
+        let m = measurements.add(cost.measurements, ordering: .relaxed).newValue
+        if m > limits.measurements { halt(.budgetExceeded(.measurements, element: ObjectIdentifier(element))); return false }
+        if cost.characters != 0 || cost.lines != 0 {
+            if characters.add(cost.characters, ordering: .relaxed).newValue > limits.characters {
+                halt(.budgetExceeded(.characters, element: ObjectIdentifier(element))); return false
+            }
+            if lines.add(cost.lines, ordering: .relaxed).newValue > limits.lines {
+                halt(.budgetExceeded(.lines, element: ObjectIdentifier(element))); return false
+            }
+        }
+        if m & 255 == 0 || cost.measurements > 1 { return !shouldStop() }
+        return true
+    }
+}
+
+/// The cost of the measurement under way on this thread, summed as it goes so that an
+/// element stored in the shared subtree cache can be stored with what it cost. Kept in a
+/// thread-local slot: nil outside a measurement that records its cost.
+enum CostFrame {
+    private static let key: pthread_key_t = {
+        var k = pthread_key_t()
+        pthread_key_create(&k, nil)
+        return k
+    }()
+
+    @inline(__always) static var current: UnsafeMutablePointer<LayoutCost>? {
+        pthread_getspecific(key)?.assumingMemoryBound(to: LayoutCost.self)
+    }
+
+    @inline(__always) static func add(_ cost: LayoutCost) {
+        if let frame = current { frame.pointee += cost }
+    }
+
+    /// Runs `body` with a fresh frame on this thread and returns what it charged; the
+    /// enclosing frame is restored afterwards (and not charged: the caller decides).
+    @inline(__always) static func measuring<T>(_ body: () -> T) -> (T, LayoutCost) {
+        let saved = pthread_getspecific(key)
+        var cost = LayoutCost()
+        let result = withUnsafeMutablePointer(to: &cost) { p -> T in
+            pthread_setspecific(key, p)
+            defer { pthread_setspecific(key, saved) }
+            return body()
+        }
+        return (result, cost)
+    }
+}
