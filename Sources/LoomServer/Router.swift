@@ -151,9 +151,8 @@ public final class Router: @unchecked Sendable {
                     }
                     finish(Router.layoutResponse(service.layout(body: request.body, format: format, miss: raw, budget: budget)))
                 } else {
-                    // Each item gets its own budget, with the request's deadline.
-                    let outcome = service.batch(body: request.body, makeBudget: { LayoutBudget(limits: budget.limits, deadline: budget.deadline) },
-                                                forEachParallel: LayoutPool.forEachParallel)
+                    // Each item gets its own budget, drawn from the request's.
+                    let outcome = service.batch(body: request.body, budget: budget, forEachParallel: LayoutPool.forEachParallel)
                     finish(HTTPResponse(status: outcome.status, headers: [("Content-Type", outcome.contentType)], body: outcome.body))
                 }
             }

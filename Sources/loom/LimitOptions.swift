@@ -9,7 +9,7 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Deepest element nesting (env LOOM_MAX_DEPTH, default 512).") var maxDepth: Int?
     @Option(help: "Most elements in one request (env LOOM_MAX_NODES, default 100000).") var maxNodes: Int?
     @Option(help: "Longest text in UTF-8 bytes (env LOOM_MAX_TEXT_BYTES, default 100000).") var maxTextBytes: Int?
-    @Option(help: "Seconds from arrival until a layout is abandoned with 503 (env LOOM_DEADLINE, default 10).") var deadline: Double?
+    @Option(help: "Seconds from arrival until a layout is abandoned with 503 (env LOOM_DEADLINE, default 5).") var deadline: Double?
     @Option(help: "Measurements a layout may compute, before the per-element share (env LOOM_BUDGET_MEASUREMENTS, default 50000).")
     var budgetMeasurements: Int?
     @Option(help: "Measurements added per element of the request (env LOOM_BUDGET_PER_ELEMENT, default 10).")
@@ -33,7 +33,7 @@ struct LimitOptions: ParsableArguments {
             throw ValidationError("--max-text-bytes / LOOM_MAX_TEXT_BYTES must be 1…1000000 (the measurer's arithmetic is checked up to there)")
         }
         config.limits = DecodeLimits(maxDepth: depth, maxNodes: nodes, maxTextBytes: textBytes)
-        let seconds = setting(deadline, "LOOM_DEADLINE", 10.0)
+        let seconds = setting(deadline, "LOOM_DEADLINE", 5.0)
         guard seconds > 0 && seconds <= 3600 else { throw ValidationError("--deadline / LOOM_DEADLINE must be > 0 and at most 3600 seconds") }
         config.deadlineSeconds = seconds
         var policy = BudgetPolicy()

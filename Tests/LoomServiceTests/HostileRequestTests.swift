@@ -79,11 +79,38 @@ final class HostileRequestTests: XCTestCase {
         XCTAssertEqual(outcome.status, 200)
         let results = Svc.object(outcome.body)["results"] as? [[String: Any]] ?? []
         XCTAssertEqual(results.count, 3)
+        // The chain used its own 20,000; the small items still had the batch's second allowance.
         XCTAssertNotNil(results.first?["frames"])
         XCTAssertNotNil(results.last?["frames"])
         let error = results.count == 3 ? results[1]["error"] as? [String: Any] ?? [:] : [:]
         XCTAssertEqual(error["code"] as? String, "budget_exceeded")
         XCTAssertTrue((error["path"] as? String ?? "").hasPrefix("items[1].root.children[0]"))
+    }
+
+    func testABatchCostsWhatOneRequestOfItsSizeMay() {
+        // 40 chains, each able to use its own whole budget of 20,000 measurements: together
+        // they draw from one allowance of 2 × 20,000 (no per-element share here), so at
+        // most about two of them run to their own limit before the rest find it spent.
+        var config = ServiceConfiguration()
+        config.budget.measurements = 20_000
+        config.budget.measurementsPerElement = 0
+        let measurer = SvcStubTextMeasurer()
+        let service = LayoutService(configuration: config, textMeasurer: measurer)
+        let chain = Self.ratioChain(depth: 30)
+        let body = #"{"items":[\#(Array(repeating: chain, count: 40).joined(separator: ","))]}"#
+        let budget = service.makeBudget()
+        let outcome = service.batch(body: Svc.bytes(body), budget: budget, forEachParallel: LayoutPool.forEachParallel)
+        XCTAssertEqual(outcome.status, 200)
+        let results = Svc.object(outcome.body)["results"] as? [[String: Any]] ?? []
+        XCTAssertEqual(results.count, 40)
+        for (k, r) in results.enumerated() {
+            let e = r["error"] as? [String: Any] ?? [:]
+            XCTAssertEqual(e["code"] as? String, "budget_exceeded", "item \(k)")
+            XCTAssertTrue((e["path"] as? String ?? "").hasPrefix("items[\(k)]"), "item \(k): \(e)")
+        }
+        // What the whole batch was charged: about the shared allowance, not 40 × 20,000 (a
+        // charge can pass the limit by one cached subtree's cost: the items share subtrees).
+        XCTAssertLessThanOrEqual(budget.spent.measurements, 3 * 20_000)
     }
 
     func testAPassedDeadlineIs503DeadlineExceeded() {

@@ -68,10 +68,14 @@ public final class LayoutBudget: @unchecked Sendable {
     /// 0 while running; then the first reason's code (1 budget, 2 deadline, 3 cancelled).
     private let state = Atomic<Int>(0)
     private let reason = Mutex<LayoutStop?>(nil)
+    /// A budget this one's charges are also drawn from (a batch's, shared by its items):
+    /// when it runs out, this pass stops too.
+    public let parent: LayoutBudget?
 
-    public init(limits: LayoutLimits = LayoutLimits(), deadline: UInt64 = .max) {
+    public init(limits: LayoutLimits = LayoutLimits(), deadline: UInt64 = .max, parent: LayoutBudget? = nil) {
         self.limits = limits
         self.deadline = deadline
+        self.parent = parent
     }
 
     /// A budget with a deadline `seconds` from now.
@@ -81,11 +85,26 @@ public final class LayoutBudget: @unchecked Sendable {
         self.init(limits: limits, deadline: seconds.isFinite ? now &+ span : .max)
     }
 
-    /// Whether the pass has stopped (any reason). Cheap: one relaxed load.
-    @inline(__always) public var isStopped: Bool { state.load(ordering: .relaxed) != 0 }
+    /// A budget for one part of this one's work (a batch item): its own limits, this
+    /// one's deadline, and every charge drawn from this one too.
+    public func part(limits: LayoutLimits) -> LayoutBudget {
+        LayoutBudget(limits: limits, deadline: deadline, parent: self)
+    }
+
+    /// Whether the pass has stopped (any reason; a parent's stop counts). Cheap: one or two relaxed loads.
+    @inline(__always) public var isStopped: Bool {
+        state.load(ordering: .relaxed) != 0 || (parent?.isStopped ?? false)
+    }
 
     /// Why the pass stopped, or nil while it runs (or when it finished within its budget).
-    public var stop: LayoutStop? { reason.withLock { $0 } }
+    /// A pass stopped by its parent gives the parent's reason.
+    public var stop: LayoutStop? {
+        if let own = reason.withLock({ $0 }) { return own }
+        switch parent?.stop {
+        case .budgetExceeded(let which, _)?: return .budgetExceeded(which, element: nil)
+        case let other: return other
+        }
+    }
 
     /// What was charged so far.
     public var spent: LayoutCost {
@@ -109,12 +128,23 @@ public final class LayoutBudget: @unchecked Sendable {
         }
     }
 
+    /// Stops this pass for the reason its parent stopped (a shared budget that ran out
+    /// names the element of this pass being measured then).
+    private func adoptStop(of parent: LayoutBudget, at element: ObjectIdentifier?) {
+        switch parent.stop {
+        case .budgetExceeded(let which, _)?: halt(.budgetExceeded(which, element: element))
+        case .cancelled?: halt(.cancelled)
+        case .deadlineExceeded?, nil: halt(.deadlineExceeded)
+        }
+    }
+
     /// Stops the pass because its requester is gone.
     public func cancel() { halt(.cancelled) }
 
     /// For long loops outside the element tree (the text measurer's): true when the pass
     /// has stopped or its deadline has just passed (then it stops).
     public func shouldStop() -> Bool {
+        if let parent, parent.isStopped { adoptStop(of: parent, at: nil); return true }
         if isStopped { return true }
         if deadline != .max && DispatchTime.now().uptimeNanoseconds > deadline {
             halt(.deadlineExceeded)
@@ -127,6 +157,10 @@ public final class LayoutBudget: @unchecked Sendable {
     /// read every 256 measurements (a clock read costs more than a measurement from a memo).
     @inline(__always)
     func charge(_ cost: LayoutCost, at element: LayoutElement) -> Bool {
+        if let parent, !parent.charge(cost, at: element) {
+            adoptStop(of: parent, at: ObjectIdentifier(element))
+            return false
+        }
         if isStopped { return false }
         let m = measurements.add(cost.measurements, ordering: .relaxed).newValue
         if m > limits.measurements { halt(.budgetExceeded(.measurements, element: ObjectIdentifier(element))); return false }

@@ -16,7 +16,7 @@ public struct ServiceConfiguration: Sendable {
     public var budget = BudgetPolicy()
     /// Seconds from a request's arrival until its layout is abandoned with 503
     /// `deadline_exceeded` (queue wait included).
-    public var deadlineSeconds = 10.0
+    public var deadlineSeconds = 5.0
     public init() {}
 }
 
@@ -35,16 +35,18 @@ public struct BudgetPolicy: Sendable, Hashable {
     public var perTextByte = 8
     public init() {}
 
-    /// The limits for a request of `elements` elements holding `textBytes` bytes of text.
-    public func limits(elements: Int, textBytes: Int) -> LayoutLimits {
+    /// The limits for a request of `elements` elements holding `textBytes` bytes of text,
+    /// with `allowances` times the fixed allowance (a batch has two: one item that uses up
+    /// its own whole budget leaves the others what they need).
+    public func limits(elements: Int, textBytes: Int, allowances: Int = 1) -> LayoutLimits {
         func grown(_ base: Int, _ factor: Int, _ n: Int) -> Int {
             let (product, o1) = factor.multipliedReportingOverflow(by: n)
             let (sum, o2) = base.addingReportingOverflow(product)
             return o1 || o2 ? .max : sum
         }
-        return LayoutLimits(measurements: grown(measurements, measurementsPerElement, elements),
-                            characters: grown(characters, perTextByte, textBytes),
-                            lines: grown(lines, perTextByte, textBytes))
+        return LayoutLimits(measurements: grown(grown(0, measurements, allowances), measurementsPerElement, elements),
+                            characters: grown(grown(0, characters, allowances), perTextByte, textBytes),
+                            lines: grown(grown(0, lines, allowances), perTextByte, textBytes))
     }
 }
 
@@ -256,9 +258,12 @@ public final class LayoutService: @unchecked Sendable {
 
     /// `{"items": [LayoutRequest, …]}` → `{"results": [LayoutResponse or Error, …]}`; items laid
     /// out in parallel by `forEachParallel`, each error in its own slot.
-    /// Each item has its own budget from `makeBudget` (called once per item, before any
-    /// is laid out, so that they share the request's deadline and its cancellation).
-    public func batch(body: [UInt8], maxItems: Int = 1000, makeBudget: (() -> LayoutBudget)? = nil,
+    /// Each item has its own budget, a part of `budget` (default: `makeBudget()` now): the
+    /// items share its deadline and cancellation, and all draw from one allowance for the
+    /// whole batch (the policy's for every element and text of every item together, with
+    /// twice the fixed part), so that a batch costs about what one request of its size may
+    /// however many items it holds.
+    public func batch(body: [UInt8], maxItems: Int = 1000, budget: LayoutBudget? = nil,
                       forEachParallel: (Int, (Int) -> Void) -> Void) -> LayoutOutcome {
         let items: [Range<Int>]
         do {
@@ -266,14 +271,26 @@ public final class LayoutService: @unchecked Sendable {
         } catch {
             return LayoutService.outcome(error)
         }
-        let budgets = items.indices.map { _ in makeBudget?() ?? self.makeBudget() }
+        let shared = budget ?? makeBudget()
         var results = [[UInt8]](repeating: [], count: items.count)
+        // Decoded first (decoding is bounded by the body's size), so that the shared
+        // allowance is known before any item is laid out.
+        var requests = [Result<LayoutRequest, Error>](repeating: .failure(WireError.cancelled), count: items.count)
+        requests.withUnsafeMutableBufferPointer { out in
+            let decoded = out
+            forEachParallel(items.count) { k in
+                decoded[k] = Result { try self.decoder.decode(body: body, range: items[k]) }
+            }
+        }
+        var elements = 0, textBytes = 0
+        for case .success(let r) in requests { elements += r.elementCount; textBytes += r.textBytes }
+        shared.limits = configuration.budget.limits(elements: elements, textBytes: textBytes, allowances: 2)
         results.withUnsafeMutableBufferPointer { out in
             let buffer = out
             forEachParallel(items.count) { k in
                 do {
-                    let request = try self.decoder.decode(body: body, range: items[k])
-                    buffer[k] = try self.layout(request, budget: budgets[k]).1.body
+                    let request = try requests[k].get()
+                    buffer[k] = try self.layout(request, budget: shared.part(limits: .unlimited)).1.body
                 } catch {
                     var err = error as? WireError ?? WireError(status: 500, code: "internal", message: "\(error)")
                     err.path = "items[\(k)]" + (err.path.map { "." + $0 } ?? "")
