@@ -43,6 +43,8 @@ final class FuzzTextMeasurer: TextMeasuring, @unchecked Sendable {
 }
 
 let fuzzDecoder = RequestDecoder(limits: DecodeLimits(), textMeasurer: nil)
+/// More measurements per input byte than this, without reaching the budget, is a finding.
+let maxMeasurementsPerByte = 1000.0
 let fuzzMeasurer = FuzzTextMeasurer()
 
 /// One input: decode; if it decodes, lay out and encode every way the service does.
@@ -59,9 +61,21 @@ func fuzzOne(_ bytes: [UInt8]) -> String {
         preconditionFailure("decoder threw a non-WireError: \(error)")
     }
     _ = TreeDigest.compute(request.root)
+    // The service's default budget for this request, and no deadline: an input stops at
+    // its budget or costs what it costs. Below the budget, no input may cost more than
+    // `maxMeasurementsPerByte` measurements per byte (a shape whose work grows faster than
+    // its size, which the budget would be the only thing stopping).
+    let budget = LayoutBudget(limits: BudgetPolicy().limits(elements: request.elementCount, textBytes: request.textBytes))
     let context = LayoutContext(scale: request.scale, textMeasurer: fuzzMeasurer, subtreeCache: nil,
-                                allowsConcurrency: false)
+                                allowsConcurrency: false, budget: budget)
     let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
+    if let stop = budget.stop {
+        guard case .budgetExceeded = stop else { preconditionFailure("a pass without deadline stopped: \(stop)") }
+        return "budget exceeded (\(stop))"
+    }
+    let perByte = Double(budget.spent.measurements) / Double(max(1, bytes.count))
+    precondition(perByte <= maxMeasurementsPerByte,
+                 "\(budget.spent.measurements) measurements for \(bytes.count) bytes: the cost grows faster than the input")
     let json = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs)
         .encode(root: request.root, layout: layout)
     // The response must be JSON (no NaN or inf leaking out of the arithmetic).
@@ -90,11 +104,16 @@ let serviceUnderFuzz: LayoutService = {
 func fuzzService(_ bytes: [UInt8]) {
     for format in [OutputFormat.json, .svg] {
         let outcome = serviceUnderFuzz.layout(body: bytes, format: format)
-        precondition(outcome.status == 200 || (400..<500).contains(outcome.status), "service answered \(outcome.status)")
+        precondition(outcome.status == 200 || (400..<500).contains(outcome.status)
+                     || (outcome.status == 503 && String(decoding: outcome.body, as: UTF8.self).contains("deadline_exceeded")),
+                     "service answered \(outcome.status)")
         precondition(!outcome.body.isEmpty)
     }
     let batch = serviceUnderFuzz.batch(body: bytes) { count, body in for i in 0..<count { body(i) } }
     precondition(batch.status == 200 || (400..<500).contains(batch.status), "batch answered \(batch.status)")
+    if batch.status == 200 {
+        precondition(!String(decoding: batch.body, as: UTF8.self).contains(#""code":"internal""#), "a batch item failed inside")
+    }
     if batch.status == 200 {
         do { _ = try JSONParser.parse(batch.body, maxDepth: 1 << 20) } catch { preconditionFailure("batch response is not JSON: \(error)") }
     }

@@ -24,4 +24,16 @@ extension Router {
         }
         return (server, router)
     }
+
+    /// The admin listener for `router`: the probes and `/metrics` on their own port and
+    /// libmicrohttpd daemon, with a few connections of their own (made, not started).
+    public static func makeAdminServer(router: Router, host: String, port: Int, logger: Logger) -> HTTPServer {
+        var config = HTTPServer.Configuration(host: host, port: port, maxBodyBytes: 0, maxConnections: 64,
+                                              connectionTimeoutSeconds: 10, threads: 1, corsAllowedOrigins: [])
+        config.gzipMinimumBytes = 1024
+        return HTTPServer(configuration: config, logger: logger,
+                          errorBody: { Router.errorBody(status: $0, code: $1, message: $2) }) { request, respond in
+            router.handleAdmin(request, respond: respond)
+        }
+    }
 }

@@ -71,6 +71,15 @@ public final class Router: @unchecked Sendable {
         }
     }
 
+    /// The admin listener's handler: `/healthz`, `/readyz` and `/metrics` only (404 for
+    /// anything else), on a port of its own that public traffic cannot starve.
+    public func handleAdmin(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        switch Route(path: request.path) {
+        case .healthz, .readyz, .metrics: handle(request, respond: respond)
+        default: respond(Router.error(.notFound))
+        }
+    }
+
     /// The HTTP server's handler.
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let start = DispatchTime.now().uptimeNanoseconds

@@ -22,7 +22,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection may idle or stall (env LOOM_CONNECTION_TIMEOUT, default 10).") var connectionTimeout: Int?
     @Option(help: "Response cache entries (env LOOM_CACHE_ENTRIES, default 10000).") var cacheEntries: Int?
     @Option(help: "Response cache bytes (env LOOM_CACHE_BYTES, default 64 MiB).") var cacheBytes: Int?
-    @Option(help: "Allowed CORS origins, comma-separated, * for any (env LOOM_CORS_ORIGINS, default *).") var corsOrigins: String?
+    @Option(help: "Allowed CORS origins, comma-separated, * for any (env LOOM_CORS_ORIGINS, default none: CORS off).") var corsOrigins: String?
+    @Option(help: "Port of the admin listener: /healthz, /readyz, /metrics (env LOOM_ADMIN_PORT, default off; 0 = any free port).")
+    var adminPort: Int?
+    @Option(help: "Address of the admin listener (env LOOM_ADMIN_HOST, default: --host).") var adminHost: String?
     @Option(name: .customLong("font-dir"), help: "Extra font directory, repeatable (env LOOM_FONT_DIRS, colon-separated).") var fontDirs: [String] = []
     @Option(help: "trace, debug, info, notice, warning, error, critical (env LOOM_LOG_LEVEL, default info).") var logLevel: String?
     @Option(help: "Seconds to finish in-flight requests after SIGTERM (env LOOM_DRAIN_TIMEOUT, default 20).") var drainTimeout: Int?
@@ -53,9 +56,9 @@ struct ServeCommand: ParsableCommand {
         config.cacheEntries = setting(cacheEntries, "LOOM_CACHE_ENTRIES", 10_000)
         config.cacheBytes = setting(cacheBytes, "LOOM_CACHE_BYTES", 64 << 20)
         config.fontSetIdentity = dirs.joined(separator: ":")
-        let origins = setting(corsOrigins, "LOOM_CORS_ORIGINS", "*").split(separator: ",").map {
+        let origins = setting(corsOrigins, "LOOM_CORS_ORIGINS", "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
-        }
+        }.filter { !$0.isEmpty }
         let httpConfig = HTTPServer.Configuration(
             host: setting(host, "HOST", "0.0.0.0"), port: setting(port, "PORT", 8080),
             maxBodyBytes: setting(maxBodyBytes, "LOOM_MAX_BODY_BYTES", 4 << 20),
@@ -72,10 +75,21 @@ struct ServeCommand: ParsableCommand {
         // The access log line per request, written as LineLogHandler would write it (the
         // logger has no metadata of its own) without a swift-log record per request.
         server.accessLogWriter = LogOutput.shared.accessLineWriter(label: logger.label)
+        // The probes and /metrics on a listener of their own, when asked for.
+        var admin: HTTPServer?
+        if let port = adminPort ?? getenvString("LOOM_ADMIN_PORT").flatMap({ Int($0) }) {
+            guard (0...65535).contains(port) else { throw ValidationError("--admin-port / LOOM_ADMIN_PORT must be 0…65535") }
+            admin = Router.makeAdminServer(router: router, host: setting(adminHost, "LOOM_ADMIN_HOST", httpConfig.host),
+                                           port: port, logger: logger)
+        }
         try server.start()
-        logger.info("loom listening", metadata: ["host": "\(httpConfig.host)", "port": "\(server.boundPort)",
-                                                 "workers": "\(router.pool.workers)", "fonts": "\(dirs)",
-                                                 "allocator": "\(Allocator.description)"])
+        try admin?.start()
+        var started: Logger.Metadata = ["host": "\(httpConfig.host)", "port": "\(server.boundPort)",
+                                        "workers": "\(router.pool.workers)", "fonts": "\(dirs)",
+                                        "allocator": "\(Allocator.description)",
+                                        "deadline": "\(config.deadlineSeconds)", "cors": "\(origins)"]
+        if let admin { started["admin_port"] = "\(admin.boundPort)" }
+        logger.info("loom listening", metadata: started)
 
         // SIGTERM / SIGINT: stop accepting, report not ready, finish in-flight work, exit 0.
         let drain = Double(setting(drainTimeout, "LOOM_DRAIN_TIMEOUT", 20))
@@ -85,6 +99,7 @@ struct ServeCommand: ParsableCommand {
             server.stopAccepting()
             let idle = server.waitUntilIdle(timeout: drain)
             server.stop()
+            admin?.stop()
             logger.info("stopped", metadata: ["drained": "\(idle)"])
         }
         withExtendedLifetime(signals) { dispatchMain() }

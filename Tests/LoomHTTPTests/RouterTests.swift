@@ -63,6 +63,22 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(status, 200)
     }
 
+    func testTheAdminHandlerServesOnlyTheProbesAndMetrics() {
+        let router = self.router()
+        func admin(_ method: String, _ path: String) -> Int {
+            let box = ResponseBox()
+            router.handleAdmin(HTTPRequest(method: method, path: path, headers: ["content-type": "application/json"],
+                                           body: Array("{}".utf8))) { box.set($0) }
+            return box.wait().status
+        }
+        XCTAssertEqual(admin("GET", "/healthz"), 200)
+        XCTAssertEqual(admin("GET", "/readyz"), 200)
+        XCTAssertEqual(admin("GET", "/metrics"), 200)
+        XCTAssertEqual(admin("POST", "/layout"), 404)
+        XCTAssertEqual(admin("GET", "/"), 404)
+        XCTAssertEqual(admin("GET", "/openapi.yaml"), 404)
+    }
+
     func testThePlaygroundHasAContentSecurityPolicy() {
         let response = call(router(), HTTPRequest(method: "GET", path: "/"))
         XCTAssertEqual(response.status, 200)
