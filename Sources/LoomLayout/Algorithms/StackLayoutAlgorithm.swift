@@ -128,13 +128,13 @@ final class StackLayoutAlgorithm {
                     // Each job's cost is summed on its own thread and added to this one's
                     // measurement afterwards (an iteration may run on any thread).
                     DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
-                        (out[k], spent[k]) = CostFrame.measuring { body(jobs[k].index, jobs[k].main) }
+                        (out[k], spent[k]) = PassTally.counting(context) { body(jobs[k].index, jobs[k].main) }
                     }
                 }
             }
             for (k, job) in jobs.enumerated() {
                 setLayout(job.index, results[k]!)
-                CostFrame.add(costs[k])
+                PassTally.current?.pointee.frame += costs[k]
             }
         } else {
             for job in jobs {

@@ -71,11 +71,14 @@ public final class LayoutBudget: @unchecked Sendable {
     /// A budget this one's charges are also drawn from (a batch's, shared by its items):
     /// when it runs out, this pass stops too.
     public let parent: LayoutBudget?
+    /// `parent`, read on every charge without retaining it (`parent` holds it).
+    private let parentRef: Unmanaged<LayoutBudget>?
 
     public init(limits: LayoutLimits = LayoutLimits(), deadline: UInt64 = .max, parent: LayoutBudget? = nil) {
         self.limits = limits
         self.deadline = deadline
         self.parent = parent
+        self.parentRef = parent.map { Unmanaged.passUnretained($0) }
     }
 
     /// A budget with a deadline `seconds` from now.
@@ -93,7 +96,9 @@ public final class LayoutBudget: @unchecked Sendable {
 
     /// Whether the pass has stopped (any reason; a parent's stop counts). Cheap: one or two relaxed loads.
     @inline(__always) public var isStopped: Bool {
-        state.load(ordering: .relaxed) != 0 || (parent?.isStopped ?? false)
+        if state.load(ordering: .relaxed) != 0 { return true }
+        guard let parentRef else { return false }
+        return parentRef._withUnsafeGuaranteedRef { $0.isStopped }
     }
 
     /// Why the pass stopped, or nil while it runs (or when it finished within its budget).
@@ -153,12 +158,21 @@ public final class LayoutBudget: @unchecked Sendable {
         return false
     }
 
+    /// Charges what a pass or a job left pending when it ended: a limit it passes stops the
+    /// pass, with no element to name.
+    func chargeAtEnd(_ cost: LayoutCost) {
+        if let parentRef { parentRef._withUnsafeGuaranteedRef { $0.chargeAtEnd(cost) } }
+        if measurements.add(cost.measurements, ordering: .relaxed).newValue > limits.measurements {
+            halt(.budgetExceeded(.measurements, element: nil))
+        }
+    }
+
     /// Charges `cost` measured at `element`; false when the pass must stop. The deadline is
     /// read every 256 measurements (a clock read costs more than a measurement from a memo).
     @inline(__always)
     func charge(_ cost: LayoutCost, at element: LayoutElement) -> Bool {
-        if let parent, !parent.charge(cost, at: element) {
-            adoptStop(of: parent, at: ObjectIdentifier(element))
+        if let parentRef, !parentRef._withUnsafeGuaranteedRef({ $0.charge(cost, at: element) }) {
+            adoptStop(of: parentRef.takeUnretainedValue(), at: ObjectIdentifier(element))
             return false
         }
         if isStopped { return false }
@@ -172,39 +186,59 @@ public final class LayoutBudget: @unchecked Sendable {
                 halt(.budgetExceeded(.lines, element: ObjectIdentifier(element))); return false
             }
         }
-        if m & 255 == 0 || cost.measurements > 1 { return !shouldStop() }
+        // Single measurements come in batches of 32: every eighth batch reads the clock.
+        if m & 255 < 32 || cost.measurements > PassTally.batch { return !shouldStop() }
         return true
     }
 }
 
-/// The cost of the measurement under way on this thread, summed as it goes so that an
-/// element stored in the shared subtree cache can be stored with what it cost. Kept in a
-/// thread-local slot: nil outside a measurement that records its cost.
-enum CostFrame {
+/// What one thread has charged in one pass: the cost of the measurement under way (so that
+/// an element stored in the shared subtree cache is stored with what it cost) and the
+/// measurements not yet handed to the budget (they go in batches: an atomic add for every
+/// measurement would cost more than a measurement from a memo). Lives on the stack of the
+/// pass (`calculateRootLayout`) or of a job a concurrent stack runs on another thread; a
+/// thread-local slot points at it.
+struct PassTally {
+    /// The cost of the innermost measurement whose cost is recorded.
+    var frame = LayoutCost()
+    /// Single measurements charged to `frame` but not yet to the budget.
+    var pending = 0
+    /// How many measurements go to the budget at once.
+    static let batch = 32
+
     private static let key: pthread_key_t = {
         var k = pthread_key_t()
         pthread_key_create(&k, nil)
         return k
     }()
 
-    @inline(__always) static var current: UnsafeMutablePointer<LayoutCost>? {
-        pthread_getspecific(key)?.assumingMemoryBound(to: LayoutCost.self)
+    @inline(__always) static var current: UnsafeMutablePointer<PassTally>? {
+        pthread_getspecific(key)?.assumingMemoryBound(to: PassTally.self)
     }
 
-    @inline(__always) static func add(_ cost: LayoutCost) {
-        if let frame = current { frame.pointee += cost }
-    }
-
-    /// Runs `body` with a fresh frame on this thread and returns what it charged; the
-    /// enclosing frame is restored afterwards (and not charged: the caller decides).
-    @inline(__always) static func measuring<T>(_ body: () -> T) -> (T, LayoutCost) {
+    /// Runs `body` with a tally of its own on this thread, then hands what it left pending
+    /// to `context`'s budget.
+    @inline(__always) static func counting<T>(_ context: LayoutContext, _ body: () -> T) -> (T, LayoutCost) {
         let saved = pthread_getspecific(key)
-        var cost = LayoutCost()
-        let result = withUnsafeMutablePointer(to: &cost) { p -> T in
+        var tally = PassTally()
+        let result = withUnsafeMutablePointer(to: &tally) { p -> T in
             pthread_setspecific(key, p)
             defer { pthread_setspecific(key, saved) }
             return body()
         }
+        context.flush(&tally)
+        return (result, tally.frame)
+    }
+
+    /// Runs `body` as a measurement whose cost is recorded: its own frame in this thread's
+    /// tally (or a tally of its own when there is none), the enclosing frame restored after.
+    @inline(__always) static func recording<T>(_ context: LayoutContext, _ body: () -> T) -> (T, LayoutCost) {
+        guard let tally = current else { return counting(context, body) }
+        let saved = tally.pointee.frame
+        tally.pointee.frame = LayoutCost()
+        let result = body()
+        let cost = tally.pointee.frame
+        tally.pointee.frame = saved
         return (result, cost)
     }
 }

@@ -10,6 +10,8 @@ public final class LayoutContext: @unchecked Sendable {
     public let allowsConcurrency: Bool
     /// The pass's work budget and deadline; nil = unlimited (tests, benchmarks).
     public let budget: LayoutBudget?
+    /// `budget`, read on every measurement without retaining it (`budget` holds it).
+    private let budgetRef: Unmanaged<LayoutBudget>?
     private let computed = Atomic<Int>(0)
     /// A layout no measurement ever returns (made here, handed to no element): the stack
     /// algorithm's mark for a child it has not measured yet, one per pass rather than one
@@ -20,6 +22,7 @@ public final class LayoutContext: @unchecked Sendable {
                 allowsConcurrency: Bool = true, budget: LayoutBudget? = nil) {
         self.grid = PixelGrid(scale: scale)
         self.budget = budget
+        self.budgetRef = budget.map { Unmanaged.passUnretained($0) }
         self.textMeasurer = textMeasurer
         self.subtreeCache = subtreeCache
         self.allowsConcurrency = allowsConcurrency
@@ -32,14 +35,38 @@ public final class LayoutContext: @unchecked Sendable {
 
     /// Whether the pass has stopped (budget, deadline or cancellation): every measurement
     /// then returns `placeholder` at once.
-    @inline(__always) public var isStopped: Bool { budget?.isStopped ?? false }
+    @inline(__always) public var isStopped: Bool {
+        guard let budgetRef else { return false }
+        return budgetRef._withUnsafeGuaranteedRef { $0.isStopped }
+    }
 
     /// Charges work done at `element` to the pass's budget and to the cost of the
     /// measurement under way; false when the pass must stop.
     @inline(__always) public func charge(_ cost: LayoutCost, at element: LayoutElement) -> Bool {
-        CostFrame.add(cost)
-        guard let budget else { return true }
-        return budget.charge(cost, at: element)
+        guard let tally = PassTally.current else {
+            guard let budgetRef else { return true }
+            return budgetRef._withUnsafeGuaranteedRef { $0.charge(cost, at: element) }
+        }
+        tally.pointee.frame += cost
+        guard let budgetRef else { return true }
+        if cost.measurements == 1 && cost.characters == 0 && cost.lines == 0 {
+            tally.pointee.pending &+= 1
+            if tally.pointee.pending < PassTally.batch { return true }
+            tally.pointee.pending = 0
+            return budgetRef._withUnsafeGuaranteedRef { $0.charge(LayoutCost(measurements: PassTally.batch), at: element) }
+        }
+        var total = cost
+        total.measurements &+= tally.pointee.pending
+        tally.pointee.pending = 0
+        return budgetRef._withUnsafeGuaranteedRef { $0.charge(total, at: element) }
+    }
+
+    /// Hands what `tally` left pending to the budget (the end of a pass or of a job).
+    func flush(_ tally: inout PassTally) {
+        guard tally.pending > 0, let budgetRef else { return }
+        let pending = LayoutCost(measurements: tally.pending)
+        tally.pending = 0
+        budgetRef._withUnsafeGuaranteedRef { $0.chargeAtEnd(pending) }
     }
 }
 

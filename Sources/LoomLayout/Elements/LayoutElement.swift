@@ -92,10 +92,10 @@ open class LayoutElement {
         let layout: Layout
         if let key, let cache = context.subtreeCache {
             // Stored with what it cost, its own measurement and everything it measured.
-            let (computed, cost) = CostFrame.measuring {
+            let (computed, cost) = PassTally.recording(context) {
                 computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
             }
-            CostFrame.add(cost)
+            PassTally.current?.pointee.frame += cost
             if context.isStopped { return context.placeholder }
             var total = cost
             total += LayoutCost(measurements: 1)
@@ -160,5 +160,5 @@ open class LayoutElement {
 /// `sizeRange.max`. A spec root is measured as the layout of an implicit plain node
 /// (semantics §5), which gives the same frames and lets the output be flattened.
 public func calculateRootLayout(_ root: LayoutElement, sizeRange: SizeRange, context: LayoutContext) -> Layout {
-    root.layoutThatFits(sizeRange, parentSize: sizeRange.max, context: context)
+    PassTally.counting(context) { root.layoutThatFits(sizeRange, parentSize: sizeRange.max, context: context) }.0
 }
