@@ -4,7 +4,9 @@
  * libmicrohttpd's MHD_start_daemon, MHD_get_connection_info and its logger
  * callback are variadic, and zlib's deflateInit2 / inflateInit2 are macros:
  * none of them can be called from Swift directly, so this header wraps them
- * in small fixed-argument static inline functions.
+ * in small fixed-argument static inline functions. Also here: one pass over a
+ * request's headers for what every request needs (framing headers, Origin,
+ * Accept-Encoding), and the poll(2)/eventfd helpers of the connection watch.
  */
 #ifndef LOOM_CMICROHTTPD_SHIM_H
 #define LOOM_CMICROHTTPD_SHIM_H
@@ -15,6 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
+#include <strings.h>
+#include <poll.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <microhttpd.h>
@@ -62,6 +68,7 @@ loom_mhd_start(unsigned int flags,
                int listen_fd,
                MHD_AccessHandlerCallback access_handler, void *access_cls,
                MHD_RequestCompletedCallback completed, void *completed_cls,
+               MHD_NotifyConnectionCallback notify_connection, void *notify_connection_cls,
                struct loom_log_sink *log_sink,
                unsigned int connection_limit,
                unsigned int connection_timeout_seconds,
@@ -75,6 +82,7 @@ loom_mhd_start(unsigned int flags,
         MHD_OPTION_EXTERNAL_LOGGER, loom_mhd_log_trampoline, (void *)log_sink,
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+        MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_cls,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
         MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size > 1 ? thread_pool_size : 0u,
@@ -93,6 +101,156 @@ loom_mhd_client_address(struct MHD_Connection *connection)
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+/* The socket of a connection, or -1. */
+static inline int loom_mhd_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+/* What the connection-notification callback stored for the connection, or NULL. */
+static inline void *loom_mhd_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/* ---- the framing headers of a request, in one pass --------------------- */
+
+/*
+ * What the first access-handler call needs to know about the request's headers:
+ * how often each framing header came (RFC 9112 wants exactly one Content-Length or
+ * Transfer-Encoding, one Host) and the first values of the headers read on every
+ * request. Values point into libmicrohttpd's memory (valid for the request).
+ */
+struct loom_request_head {
+    const char *content_length;
+    const char *transfer_encoding;
+    const char *origin;
+    const char *accept_encoding;
+    unsigned content_length_count;
+    unsigned transfer_encoding_count;
+    unsigned host_count;
+    /* Header names that are empty or hold whitespace ("Content-Length : 5"): libmicrohttpd
+       keeps them with the space, so a proxy and we could disagree on what they say. */
+    unsigned malformed_name_count;
+};
+
+static enum MHD_Result loom_scan_header(void *cls, enum MHD_ValueKind kind,
+                                        const char *key, const char *value)
+{
+    struct loom_request_head *head = (struct loom_request_head *)cls;
+    size_t n;
+    (void)kind;
+    if (key == NULL)
+        return MHD_YES;
+    n = 0;
+    while (key[n] != '\0') {
+        if (key[n] == ' ' || key[n] == '\t') {
+            head->malformed_name_count++;
+            return MHD_YES;
+        }
+        n++;
+    }
+    switch (n) {
+    case 0:
+        head->malformed_name_count++;
+        break;
+    case 4:
+        if (strcasecmp(key, "host") == 0)
+            head->host_count++;
+        break;
+    case 6:
+        if (head->origin == NULL && strcasecmp(key, "origin") == 0)
+            head->origin = value == NULL ? "" : value;
+        break;
+    case 14:
+        if (strcasecmp(key, "content-length") == 0) {
+            if (head->content_length_count++ == 0)
+                head->content_length = value == NULL ? "" : value;
+        }
+        break;
+    case 15:
+        if (head->accept_encoding == NULL && strcasecmp(key, "accept-encoding") == 0)
+            head->accept_encoding = value == NULL ? "" : value;
+        break;
+    case 17:
+        if (strcasecmp(key, "transfer-encoding") == 0) {
+            if (head->transfer_encoding_count++ == 0)
+                head->transfer_encoding = value == NULL ? "" : value;
+        }
+        break;
+    default:
+        break;
+    }
+    return MHD_YES;
+}
+
+static inline struct loom_request_head loom_mhd_scan_head(struct MHD_Connection *connection)
+{
+    struct loom_request_head head;
+    memset(&head, 0, sizeof head);
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, loom_scan_header, &head);
+    return head;
+}
+
+/* ---- watching sockets -------------------------------------------------- */
+
+#ifndef POLLRDHUP
+#define POLLRDHUP 0x2000
+#endif
+
+/* A counter file descriptor to wake a poll() (eventfd), or -1. */
+static inline int loom_wake_create(void)
+{
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+static inline void loom_wake_signal(int fd)
+{
+    uint64_t one = 1;
+    ssize_t n = write(fd, &one, sizeof one);
+    (void)n;
+}
+
+static inline void loom_wake_drain(int fd)
+{
+    uint64_t value;
+    ssize_t n = read(fd, &value, sizeof value);
+    (void)n;
+}
+
+/*
+ * poll(2) over fds[0..count): fds[0] is the wake descriptor (readable when signalled),
+ * the others are watched for the peer closing or resetting the connection only (not for
+ * data). Returns what poll returns; revents as poll sets them.
+ */
+static inline int loom_poll_hangups(struct pollfd *fds, unsigned count, int timeout_ms)
+{
+    unsigned i;
+    if (count == 0)
+        return 0;
+    fds[0].events = POLLIN;
+    fds[0].revents = 0;
+    for (i = 1; i < count; i++) {
+        fds[i].events = POLLRDHUP;
+        fds[i].revents = 0;
+    }
+    return poll(fds, (nfds_t)count, timeout_ms);
+}
+
+static inline int loom_poll_is_hangup(short revents)
+{
+    return (revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+static inline int loom_poll_is_readable(short revents)
+{
+    return (revents & POLLIN) != 0;
 }
 
 /* ---- request values in one buffer ------------------------------------- */

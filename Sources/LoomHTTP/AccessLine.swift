@@ -11,9 +11,10 @@ struct AccessLine {
         capacity = buffer.count
     }
 
-    /// Bytes needed for the strings of a line plus its numbers and separators.
+    /// Bytes needed for the strings of a line (escaped, at worst) plus its numbers and
+    /// separators.
     static func room(for strings: String...) -> Int {
-        strings.reduce(96) { $0 + $1.utf8.count }
+        strings.reduce(96) { $0 + 4 * $1.utf8.count }
     }
 
     private mutating func put(_ p: UnsafeRawPointer, _ n: Int) {
@@ -46,6 +47,110 @@ struct AccessLine {
             return k
         }
         withUnsafeBytes(of: &digits) { put($0.baseAddress! + (24 - used), used) }
+    }
+
+    /// A client-controlled text (method, path), safe for a log line: control characters
+    /// (C0, DEL, C1), space, backslash, the Unicode line and paragraph separators and bidi
+    /// controls, and bytes that are not UTF-8 are written as \xNN (each byte), so that the
+    /// text can neither end the line, nor hide or fake a field, nor reach the terminal as
+    /// an escape sequence. `raw`: the bytes as received when `text` is their repaired
+    /// decoding.
+    mutating func appendEscaped(_ text: String, raw: [UInt8]? = nil) {
+        if let raw {
+            raw.withUnsafeBytes { appendEscaped(bytes: $0) }
+        } else {
+            var text = text
+            text.withUTF8 { appendEscaped(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// `keepSpaces`: spaces are written as they are (free text, not a field).
+    mutating func appendEscaped(bytes: UnsafeRawBufferPointer, keepSpaces: Bool = false) {
+        let lowest: UInt8 = keepSpaces ? 0x1F : 0x20
+        var clean = true
+        for b in bytes where b <= lowest || b >= 0x7F || b == 0x5C {
+            clean = false
+            break
+        }
+        if clean {
+            if let p = bytes.baseAddress { put(p, bytes.count) }
+            return
+        }
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b > lowest && b < 0x7F && b != 0x5C {
+                putByte(b)
+                i += 1
+                continue
+            }
+            let length = b < 0x80 ? 0 : Self.utf8SequenceLength(bytes, at: i)
+            if length == 0 || Self.isUnsafeSequence(bytes, at: i, length: length) {
+                for k in 0..<max(1, length) { putHex(bytes[i + k]) }
+                i += max(1, length)
+                continue
+            }
+            for k in 0..<length { putByte(bytes[i + k]) }
+            i += length
+        }
+    }
+
+    /// `text` escaped as `appendEscaped` does, for other log lines and metadata.
+    static func escaped(_ text: String, keepSpaces: Bool = false) -> String {
+        var text = text
+        let lowest: UInt8 = keepSpaces ? 0x1F : 0x20
+        let needs = text.withUTF8 { u in u.contains { $0 <= lowest || $0 >= 0x7F || $0 == 0x5C } }
+        guard needs else { return text }
+        return withUnsafeTemporaryAllocation(byteCount: 4 * text.utf8.count + 8, alignment: 1) { buffer in
+            var line = AccessLine(buffer)
+            text.withUTF8 { line.appendEscaped(bytes: UnsafeRawBufferPointer($0), keepSpaces: keepSpaces) }
+            return String(decoding: line.bytes, as: UTF8.self)
+        }
+    }
+
+    private mutating func putByte(_ b: UInt8) {
+        precondition(count < capacity, "access line buffer too small")
+        (base + count).storeBytes(of: b, as: UInt8.self)
+        count += 1
+    }
+
+    private mutating func putHex(_ b: UInt8) {
+        let digits: StaticString = "0123456789abcdef"
+        putByte(UInt8(ascii: "\\"))
+        putByte(UInt8(ascii: "x"))
+        putByte(digits.utf8Start[Int(b >> 4)])
+        putByte(digits.utf8Start[Int(b & 0xF)])
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `i` (a byte >= 0x80), or 0.
+    private static func utf8SequenceLength(_ u: UnsafeRawBufferPointer, at i: Int) -> Int {
+        let b = u[i]
+        func continuation(_ k: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
+            i + k < u.count && u[i + k] >= low && u[i + k] <= high
+        }
+        switch b {
+        case 0xC2...0xDF: return continuation(1) ? 2 : 0
+        case 0xE0: return continuation(1, 0xA0) && continuation(2) ? 3 : 0
+        case 0xE1...0xEC, 0xEE...0xEF: return continuation(1) && continuation(2) ? 3 : 0
+        case 0xED: return continuation(1, 0x80, 0x9F) && continuation(2) ? 3 : 0
+        case 0xF0: return continuation(1, 0x90) && continuation(2) && continuation(3) ? 4 : 0
+        case 0xF1...0xF3: return continuation(1) && continuation(2) && continuation(3) ? 4 : 0
+        case 0xF4: return continuation(1, 0x80, 0x8F) && continuation(2) && continuation(3) ? 4 : 0
+        default: return 0
+        }
+    }
+
+    /// C1 controls (U+0080–U+009F), line and paragraph separators and bidi embeddings
+    /// (U+2028–U+202E), bidi isolates (U+2066–U+2069).
+    private static func isUnsafeSequence(_ u: UnsafeRawBufferPointer, at i: Int, length: Int) -> Bool {
+        switch length {
+        case 2: return u[i] == 0xC2 && u[i + 1] <= 0x9F
+        case 3:
+            guard u[i] == 0xE2 else { return false }
+            return (u[i + 1] == 0x80 && (0xA8...0xAE).contains(u[i + 2]))
+                || (u[i + 1] == 0x81 && (0xA6...0xA9).contains(u[i + 2]))
+        default: return false
+        }
     }
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }

@@ -1,7 +1,8 @@
 /// A complete HTTP request, handed to the handler once the whole body is in.
 public struct HTTPRequest: Sendable {
-    /// The request method as sent, upper case ("GET", "POST", …). A `HEAD` request is
-    /// handed to the handler as "GET" (the server then sends the headers only).
+    /// The request method exactly as sent ("GET", "POST", … or any other token, however
+    /// long: mapping unknown ones is the handler's job). A `HEAD` request is handed to the
+    /// handler as "GET" (the server then sends the headers only).
     public var method: String
     /// The URL path without the query string, percent-decoded by libmicrohttpd.
     public var path: String
@@ -18,49 +19,60 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The client's IP address ("127.0.0.1", "::1"), or "" when unknown.
     public var remoteAddress: String
+    /// Cancelled by the server when the client closes its connection while the handler
+    /// works on the request (its answer would go nowhere).
+    public var cancellation: HTTPCancellation
 
     private var storage: HeaderStorage
 
     public init(method: String, path: String, query: [String: String] = [:],
-                headers: [String: String] = [:], body: [UInt8] = [], remoteAddress: String = "") {
+                headers: [String: String] = [:], body: [UInt8] = [], remoteAddress: String = "",
+                cancellation: HTTPCancellation = HTTPCancellation()) {
         self.method = method
         self.path = path
         self.query = query
         self.storage = .dictionary(headers)
         self.body = body
         self.remoteAddress = remoteAddress
+        self.cancellation = cancellation
     }
 
     /// A request whose headers are kept as received (see `RawValues`).
     init(method: String, path: String, query: [String: String], rawHeaders: RawValues, body: [UInt8],
-         remoteAddress: String) {
+         remoteAddress: String, cancellation: HTTPCancellation = HTTPCancellation()) {
         self.method = method
         self.path = path
         self.query = query
         self.storage = .raw(rawHeaders)
         self.body = body
         self.remoteAddress = remoteAddress
+        self.cancellation = cancellation
     }
 
     /// The value of a header, looked up case-insensitively.
     public func header(_ name: String) -> String? {
-        switch storage {
+        storage.value(name)
+    }
+}
+
+/// Request headers: a dictionary (lower-cased keys), or as received.
+enum HeaderStorage: Sendable {
+    case dictionary([String: String])
+    case raw(RawValues)
+
+    var dictionary: [String: String] {
+        switch self {
+        case .dictionary(let d): return d
+        case .raw(let r): return r.dictionary
+        }
+    }
+
+    func value(_ name: String) -> String? {
+        switch self {
         case .dictionary(let d): return d[name.lowercased()]
         case .raw(let r):
             if let answer = r.asciiLookup(name) { return answer }
             return r.dictionary[name.lowercased()]
-        }
-    }
-
-    private enum HeaderStorage: Sendable {
-        case dictionary([String: String])
-        case raw(RawValues)
-
-        var dictionary: [String: String] {
-            switch self {
-            case .dictionary(let d): return d
-            case .raw(let r): return r.dictionary
-            }
         }
     }
 }
@@ -136,8 +148,9 @@ struct RawValues: Sendable {
     }
 }
 
-/// An HTTP response. The server adds `Content-Length`, `Date`, CORS headers and, when
-/// it compresses the body, `Content-Encoding` and `Vary`; the handler should not set
+/// An HTTP response. The server adds `Content-Length`, `Date`, CORS headers,
+/// `X-Content-Type-Options: nosniff` and, when it compresses the body, `Content-Encoding`
+/// and `Vary`; the handler should not set
 /// `Content-Length`, `Transfer-Encoding` or `Connection` (they are ignored, except
 /// `Connection: close`).
 public struct HTTPResponse: Sendable {
@@ -178,10 +191,12 @@ public struct HTTPAccessLogEntry: Sendable {
     /// From the end of the request headers until the response was fully sent.
     public var milliseconds: Double
     public var remoteAddress: String
-    /// Whether the handler saw this request (false for preflights and 413s).
+    /// Whether the handler saw this request (false for preflights and the errors the server
+    /// answers itself).
     public var handled: Bool
-    /// "ok", or why the request ended early: "client_closed", "timeout", "error",
-    /// "shutdown".
+    /// "ok", or why the request ended early: "client_closed" (also when the client left
+    /// while the handler worked), "timeout" (idle, or past the header or body deadline),
+    /// "error", "shutdown".
     public var outcome: String
 }
 

@@ -19,7 +19,8 @@ extension Router {
         let router = Router(service: service, pool: pool, metrics: metrics, fontsJSON: fontsJSON,
                             textCacheStatistics: textCacheStatistics)
         let server = HTTPServer(configuration: http, logger: logger,
-                                errorBody: { Router.errorBody(status: $0, code: $1, message: $2) }) { request, respond in
+                                errorBody: { Router.errorBody(status: $0, code: $1, message: $2) },
+                                precheck: { router.precheck($0) }) { request, respond in
             router.handle(request, respond: respond)
         }
         return (server, router)
@@ -32,7 +33,8 @@ extension Router {
                                               connectionTimeoutSeconds: 10, threads: 1, corsAllowedOrigins: [])
         config.gzipMinimumBytes = 1024
         return HTTPServer(configuration: config, logger: logger,
-                          errorBody: { Router.errorBody(status: $0, code: $1, message: $2) }) { request, respond in
+                          errorBody: { Router.errorBody(status: $0, code: $1, message: $2) },
+                          precheck: { router.adminPrecheck($0) }) { request, respond in
             router.handleAdmin(request, respond: respond)
         }
     }

@@ -71,6 +71,41 @@ public final class Router: @unchecked Sendable {
         }
     }
 
+    /// Checked when a request's headers have arrived, before any of its body is read (and
+    /// before libmicrohttpd invites an `Expect: 100-continue` upload): an unknown path is
+    /// 404, a method the path does not serve 405, a layout body that is not JSON 415.
+    /// OPTIONS on a known path passes (the server answers the CORS preflight). Cheap: it
+    /// runs on libmicrohttpd's thread. The same answers `handle` would give.
+    public func precheck(_ head: HTTPRequestHead) -> HTTPResponse? {
+        let route = Route(path: head.path)
+        guard let allowed = route.method else { return counted(Router.error(.notFound), route, head.method) }
+        if head.method == "OPTIONS" { return nil }
+        guard head.method == allowed else {
+            var r = Router.error(.methodNotAllowed)
+            r.headers.append(("Allow", allowed))
+            return counted(r, route, head.method)
+        }
+        if (route == .layout || route == .batch) && !Router.isJSON(head.header("content-type")) {
+            return counted(Router.error(.unsupportedMediaType), route, head.method)
+        }
+        return nil
+    }
+
+    /// The precheck of the admin listener: the probes and /metrics, nothing else.
+    public func adminPrecheck(_ head: HTTPRequestHead) -> HTTPResponse? {
+        switch Route(path: head.path) {
+        case .healthz, .readyz, .metrics: return precheck(head)
+        default: return counted(Router.error(.notFound), .other, head.method)
+        }
+    }
+
+    /// `response`, counted in the metrics as an answer of `route` (answers the router gives
+    /// before the handler runs are counted like the others).
+    private func counted(_ response: HTTPResponse, _ route: Route, _ method: String) -> HTTPResponse {
+        metrics.request(route: route.rawValue, label: route.label, method: method, status: response.status, nanoseconds: 0)
+        return response
+    }
+
     /// The admin listener's handler: `/healthz`, `/readyz` and `/metrics` only (404 for
     /// anything else), on a port of its own that public traffic cannot starve.
     public func handleAdmin(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
@@ -150,8 +185,10 @@ public final class Router: @unchecked Sendable {
                 case .miss(let raw): missKey = raw
                 }
             }
-            // The deadline counts from now: time spent queued is part of it.
+            // The deadline counts from now: time spent queued is part of it. A client that
+            // goes away stops its layout (a queued one is then dropped when its turn comes).
             let budget = service.makeBudget()
+            request.cancellation.onCancel { budget.cancel() }
             let accepted = pool.submit {
                 if let raw = missKey {
                     // A request whose client left, or whose deadline passed, while it waited.

@@ -20,6 +20,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Largest request body in bytes (env LOOM_MAX_BODY_BYTES, default 4 MiB).") var maxBodyBytes: Int?
     @Option(help: "Open connections at most (env LOOM_MAX_CONNECTIONS, default 1024).") var maxConnections: Int?
     @Option(help: "Seconds a connection may idle or stall (env LOOM_CONNECTION_TIMEOUT, default 10).") var connectionTimeout: Int?
+    @Option(help: "Seconds a client has to send a request's headers, in all (env LOOM_HEADER_TIMEOUT, default 10; 0 = none).") var headerTimeout: Int?
+    @Option(help: "Seconds a client has to send a request's body, in all (env LOOM_BODY_TIMEOUT, default 30; 0 = none).") var bodyTimeout: Int?
+    @Option(help: "Slowest body accepted after 5 s, bytes per second (env LOOM_MIN_BODY_RATE, default 1024; 0 = any).") var minBodyRate: Int?
+    @Option(help: "Bytes of request bodies held while they arrive, all connections together (env LOOM_MAX_BUFFERED_BODY_BYTES, default 128 MiB).")
+    var maxBufferedBodyBytes: Int?
     @Option(help: "Response cache entries (env LOOM_CACHE_ENTRIES, default 10000).") var cacheEntries: Int?
     @Option(help: "Response cache bytes (env LOOM_CACHE_BYTES, default 64 MiB).") var cacheBytes: Int?
     @Option(help: "Allowed CORS origins, comma-separated, * for any (env LOOM_CORS_ORIGINS, default none: CORS off).") var corsOrigins: String?
@@ -64,7 +69,16 @@ struct ServeCommand: ParsableCommand {
             maxBodyBytes: setting(maxBodyBytes, "LOOM_MAX_BODY_BYTES", 4 << 20),
             maxConnections: setting(maxConnections, "LOOM_MAX_CONNECTIONS", 1024),
             connectionTimeoutSeconds: setting(connectionTimeout, "LOOM_CONNECTION_TIMEOUT", 10),
-            threads: setting(httpThreads, "LOOM_HTTP_THREADS", 2), corsAllowedOrigins: origins)
+            threads: setting(httpThreads, "LOOM_HTTP_THREADS", 2), corsAllowedOrigins: origins,
+            headerTimeoutSeconds: setting(headerTimeout, "LOOM_HEADER_TIMEOUT", 10),
+            bodyTimeoutSeconds: setting(bodyTimeout, "LOOM_BODY_TIMEOUT", 30),
+            minBodyBytesPerSecond: setting(minBodyRate, "LOOM_MIN_BODY_RATE", 1024),
+            maxBufferedBodyBytes: setting(maxBufferedBodyBytes, "LOOM_MAX_BUFFERED_BODY_BYTES", 128 << 20))
+        for (name, value) in [("--header-timeout", httpConfig.headerTimeoutSeconds), ("--body-timeout", httpConfig.bodyTimeoutSeconds),
+                              ("--min-body-rate", httpConfig.minBodyBytesPerSecond), ("--max-buffered-body-bytes", httpConfig.maxBufferedBodyBytes)]
+        where value < 0 {
+            throw ValidationError("\(name) must be >= 0")
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let (server, router) = Router.makeServer(
             service: config, textMeasurer: measurer,

@@ -4,7 +4,7 @@ import XCTest
 
 final class HTTPServerCORSAndGzipTests: HTTPServerTestCase {
     func testPreflightIsAnsweredWithoutTheHandler() throws {
-        let server = try startServer(handler: Self.echo)
+        let server = try startServer(configuration { $0.corsAllowedOrigins = ["*"] }, handler: Self.echo)
         let client = try RawHTTPClient(port: server.boundPort)
         let response = try client.roundTrip("OPTIONS", "/layout", headers: [
             ("Origin", "https://app.example"),
@@ -26,7 +26,7 @@ final class HTTPServerCORSAndGzipTests: HTTPServerTestCase {
     }
 
     func testWildcardCORSOnNormalResponses() throws {
-        let server = try startServer(handler: Self.echo)
+        let server = try startServer(configuration { $0.corsAllowedOrigins = ["*"] }, handler: Self.echo)
         let client = try RawHTTPClient(port: server.boundPort)
         let response = try client.roundTrip("POST", "/layout", headers: [("Origin", "https://app.example")],
                                             body: Array("x".utf8))

@@ -198,6 +198,28 @@ final class RawHTTPClient {
         return false
     }
 
+    /// Everything the server sends until it closes the connection (true) or `timeout`
+    /// seconds pass (false), including what was already buffered.
+    func readUntilClose(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        setTimeout(0.1)
+        defer { setTimeout(5) }
+        var closed = false
+        while Date() < deadline {
+            do {
+                if try !fill() { closed = true; break }
+            } catch ClientError.timeout {
+                continue
+            } catch {
+                closed = true
+                break
+            }
+        }
+        let out = buffer
+        buffer = []
+        return (out, closed)
+    }
+
     /// Sends a request and reads its response.
     func roundTrip(_ method: String, _ path: String, headers: [(String, String)] = [],
                    body: [UInt8] = []) throws -> Response {

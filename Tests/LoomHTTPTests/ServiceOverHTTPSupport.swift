@@ -28,6 +28,8 @@ final class LoomTestServer {
         var cacheEntries = 10_000
         var cacheBytes = 64 << 20
         var corsOrigins = ["*"]
+        var budget = BudgetPolicy()
+        var deadlineSeconds = 5.0
     }
 
     /// One measurer for the whole test process (it loads the font catalog once).
@@ -42,6 +44,8 @@ final class LoomTestServer {
         config.cacheEntries = settings.cacheEntries
         config.cacheBytes = settings.cacheBytes
         config.fontSetIdentity = ""
+        config.budget = settings.budget
+        config.deadlineSeconds = settings.deadlineSeconds
         let httpConfig = HTTPServer.Configuration(
             host: "127.0.0.1", port: 0, maxBodyBytes: settings.maxBodyBytes,
             maxConnections: settings.maxConnections, connectionTimeoutSeconds: settings.connectionTimeout,

@@ -1,0 +1,123 @@
+import CMicroHTTPD
+import Logging
+
+/// From the handler's answer to libmicrohttpd: `respond` (any thread) prepares the answer
+/// and resumes the suspended connection; `queue` (libmicrohttpd's thread) hands it over.
+extension HTTPServer {
+    func respond(_ ctx: RequestContext, _ response: HTTPResponse) {
+        state.lock()
+        if ctx.handlerResponded {
+            state.unlock()
+            logger.warning("respond called more than once for a request; ignored",
+                           metadata: ["path": .string(AccessLine.escaped(ctx.path))])
+            return
+        }
+        ctx.handlerResponded = true
+        let origin = ctx.origin
+        let acceptsGzip = ctx.acceptsGzip
+        // Completed, answered by stop(), or the client left: the answer goes nowhere.
+        let gone = ctx.phase == .completed || ctx.pending != nil || ctx.abandoned
+        state.unlock()
+        if gone { return }
+
+        // Compression and headers are done here, on the handler's thread (or found done).
+        let prepared = reuseKeyed(response, origin: origin, acceptsGzip: acceptsGzip)
+            ?? prepare(response, origin: origin, acceptsGzip: acceptsGzip)
+
+        state.lock()
+        if ctx.phase == .completed || ctx.pending != nil || ctx.abandoned {
+            state.unlock()
+            return
+        }
+        ctx.pending = prepared
+        let needsResume = ctx.phase == .suspended
+        state.unlock()
+        guard needsResume else { return } // the access handler will pick it up
+
+        resumeLock.lock()
+        state.lock()
+        let claimed = ctx.phase == .suspended && !stopping
+        if claimed { ctx.phase = .resumed }
+        state.unlock()
+        if claimed {
+            // The connection is suspended, hence alive; the next access-handler call
+            // for it queues ctx.pending.
+            MHD_resume_connection(ctx.connection)
+        }
+        resumeLock.unlock()
+    }
+
+    /// The prepared response for a response with a reuse key: the shared one if there is
+    /// one; else prepared now and shared from now on (nil when it cannot be shared).
+    private func reuseKeyed(_ response: HTTPResponse, origin: String?, acceptsGzip: Bool) -> PreparedResponse? {
+        guard let key = response.reuseKey else { return nil }
+        let allowOrigin = allowedOrigin(origin)
+        if let found = shared.find(key, allowedOrigin: allowOrigin, acceptsGzip: acceptsGzip) {
+            return PreparedResponse(status: found.prepared.status, headers: [], body: [], close: false, shared: found)
+        }
+        var prepared = prepare(response, origin: origin, acceptsGzip: acceptsGzip)
+        if !prepared.close, prepared.body.count <= SharedResponses.maxBodyBytes,
+           let made = SharedResponse(key: key, allowedOrigin: allowOrigin, acceptsGzip: acceptsGzip, prepared: prepared) {
+            shared.insert(made)
+            prepared = PreparedResponse(status: prepared.status, headers: [], body: [], close: false, shared: made)
+        }
+        return prepared
+    }
+
+    /// Queues a prepared response on the connection (libmicrohttpd thread only).
+    func queue(_ ctx: RequestContext, _ given: PreparedResponse) -> MHD_Result {
+        ctx.deadlines?.work()
+        state.lock()
+        let closing = quiesced || stopping
+        ctx.phase = .answered
+        state.unlock()
+
+        if let sharedResponse = given.shared {
+            if !closing {
+                ctx.sentStatus = sharedResponse.prepared.status
+                ctx.sentBytes = sharedResponse.prepared.body.count
+                let result = MHD_queue_response(ctx.connection, UInt32(sharedResponse.prepared.status),
+                                                sharedResponse.response)
+                if result == .NO {
+                    logger.error("cannot queue a response", metadata: [
+                        "path": .string(AccessLine.escaped(ctx.path)), "status": .stringConvertible(sharedResponse.prepared.status)])
+                }
+                return result
+            }
+            // Closing: this answer carries `Connection: close`, so it gets its own response.
+            return queue(ctx, sharedResponse.prepared, closing: true)
+        }
+        return queue(ctx, given, closing: closing)
+    }
+
+    private func queue(_ ctx: RequestContext, _ prepared: PreparedResponse, closing: Bool) -> MHD_Result {
+        let body = prepared.body
+        let response: OpaquePointer? = body.withUnsafeBytes { buffer in
+            // Copied by libmicrohttpd (and never written).
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
+        guard let response else {
+            logger.error("cannot create a response", metadata: ["path": .string(AccessLine.escaped(ctx.path))])
+            return .NO
+        }
+        defer { MHD_destroy_response(response) }
+        for (name, value) in prepared.headers {
+            if MHD_add_response_header(response, name, value) == .NO {
+                logger.warning("response header rejected by libmicrohttpd: \(name)",
+                               metadata: ["path": .string(AccessLine.escaped(ctx.path))])
+            }
+        }
+        if closing || prepared.close {
+            _ = MHD_add_response_header(response, "Connection", "close")
+        }
+        ctx.sentStatus = prepared.status
+        ctx.sentBytes = body.count
+        let result = MHD_queue_response(ctx.connection, UInt32(prepared.status), response)
+        if result == .NO {
+            logger.error("cannot queue a response", metadata: ["path": .string(AccessLine.escaped(ctx.path)),
+                                                               "status": .stringConvertible(prepared.status)])
+        }
+        return result
+    }
+}

@@ -1,0 +1,163 @@
+/// What the server makes of a response before libmicrohttpd gets it (CORS, `nosniff`,
+/// compression, `Vary`), and the answers it builds itself.
+extension HTTPServer {
+    struct PreparedResponse {
+        var status: Int
+        var headers: [(String, String)]
+        var body: [UInt8]
+        var close: Bool
+        /// A libmicrohttpd response made once (status, headers and body are in it).
+        var shared: SharedResponse? = nil
+    }
+
+    static let exposedHeaders = "X-Layout-Cache, X-Layout-Key"
+    static let allowedMethods = "GET, POST, OPTIONS"
+    static let allowedHeaders = "Content-Type, Accept, Accept-Encoding"
+    static let preflightMaxAge = "86400"
+
+    /// Access-Control-Allow-Origin for this origin, or nil if it is not allowed (always nil
+    /// while `corsAllowedOrigins` is empty: CORS off).
+    func allowedOrigin(_ origin: String?) -> String? {
+        guard let origin, !origin.isEmpty else { return nil }
+        if configuration.corsAllowedOrigins.contains("*") { return "*" }
+        return configuration.corsAllowedOrigins.contains(origin) ? origin : nil
+    }
+
+    /// Whether answers depend on the Origin header (`Vary: Origin`): a list of origins
+    /// that is not "*".
+    var corsVariesByOrigin: Bool {
+        !configuration.corsAllowedOrigins.contains("*") && !configuration.corsAllowedOrigins.isEmpty
+    }
+
+    /// The answer to OPTIONS (a CORS preflight) the precheck let through: 204, approved for
+    /// an allowed origin only.
+    func preflight(_ ctx: RequestContext) -> PreparedResponse {
+        var headers: [(String, String)] = [("Allow", "GET, HEAD, POST, OPTIONS"), Self.nosniff]
+        if let allow = allowedOrigin(ctx.origin) {
+            headers.append(("Access-Control-Allow-Origin", allow))
+            headers.append(("Access-Control-Allow-Methods", Self.allowedMethods))
+            headers.append(("Access-Control-Allow-Headers", Self.allowedHeaders))
+            headers.append(("Access-Control-Max-Age", Self.preflightMaxAge))
+        }
+        if corsVariesByOrigin {
+            headers.append(("Vary", "Origin"))
+        }
+        return PreparedResponse(status: 204, headers: headers, body: [], close: false)
+    }
+
+    func tooLargeResponse(_ ctx: RequestContext) -> PreparedResponse {
+        refusal(413, "too_large", "request body larger than \(configuration.maxBodyBytes) bytes", ctx)
+    }
+
+    /// 503 while the bodies being received hold `maxBufferedBodyBytes`.
+    func overloadedResponse(_ ctx: RequestContext) -> PreparedResponse {
+        var response = errorBody(503, "overloaded", "too many request bodies are being received; retry")
+        response.headers.append(("Retry-After", "1"))
+        var prepared = prepare(response, origin: ctx.origin, acceptsGzip: false)
+        prepared.close = true
+        return prepared
+    }
+
+    /// An error the server answers itself (the wire format's error body); the connection
+    /// is closed after it.
+    func refusal(_ status: Int, _ code: String, _ message: String, _ ctx: RequestContext) -> PreparedResponse {
+        var prepared = prepare(errorBody(status, code, message), origin: ctx.origin, acceptsGzip: false)
+        prepared.close = true
+        return prepared
+    }
+
+    static let nosniff = ("X-Content-Type-Options", "nosniff")
+
+    /// Adds CORS headers and `nosniff`, and compresses; drops headers libmicrohttpd owns.
+    func prepare(_ response: HTTPResponse, origin: String?, acceptsGzip: Bool) -> PreparedResponse {
+        let status = (100...599).contains(response.status) ? response.status : 500
+        var headers: [(String, String)] = []
+        headers.reserveCapacity(response.headers.count + 4)
+        var vary: [String] = []
+        var close = false
+        var hasEncoding = false
+        var hasAllowOrigin = false
+        var hasNosniff = false
+        for (name, value) in response.headers {
+            switch asciiLowercased(name) {
+            case "content-length", "transfer-encoding":
+                continue
+            case "connection":
+                if value.lowercased().contains("close") { close = true }
+                continue
+            case "vary":
+                vary.append(contentsOf: value.split(separator: ",").map { $0.trimmingWhitespace() })
+                continue
+            case "content-encoding":
+                hasEncoding = true
+            case "access-control-allow-origin":
+                hasAllowOrigin = true
+            case "x-content-type-options":
+                hasNosniff = true
+            default:
+                break
+            }
+            headers.append((name, value))
+        }
+
+        if !hasNosniff {
+            headers.append(Self.nosniff)
+        }
+        if !hasAllowOrigin, let allow = allowedOrigin(origin) {
+            headers.append(("Access-Control-Allow-Origin", allow))
+            headers.append(("Access-Control-Expose-Headers", Self.exposedHeaders))
+        }
+        if corsVariesByOrigin {
+            vary.append("Origin")
+        }
+
+        var body = response.body
+        if !hasEncoding, status != 204, status != 304, body.count >= max(0, configuration.gzipMinimumBytes),
+           !body.isEmpty {
+            vary.append("Accept-Encoding")
+            if acceptsGzip, let compressed = Gzip.compress(body), compressed.count < body.count {
+                body = compressed
+                headers.append(("Content-Encoding", "gzip"))
+            }
+        }
+        if vary.count == 1 {
+            if !vary[0].isEmpty { headers.append(("Vary", vary[0])) }
+        } else if !vary.isEmpty {
+            var seen = Set<String>()
+            let unique = vary.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+            headers.append(("Vary", unique.joined(separator: ", ")))
+        }
+        return PreparedResponse(status: status, headers: headers, body: body, close: close)
+    }
+
+    /// `name.lowercased()` when it is one of the header names `prepare` treats specially,
+    /// else "" — compared without making a lower-cased copy.
+    private func asciiLowercased(_ name: String) -> String {
+        let candidate: StaticString
+        switch name.utf8.count {
+        case 14: candidate = "content-length"
+        case 17: candidate = "transfer-encoding"
+        case 10: candidate = "connection"
+        case 4: candidate = "vary"
+        case 16: candidate = "content-encoding"
+        case 27: candidate = "access-control-allow-origin"
+        case 22: candidate = "x-content-type-options"
+        default: return ""
+        }
+        var name = name
+        let match: Bool? = name.withUTF8 { u in
+            for i in 0..<u.count {
+                var b = u[i]
+                if b >= 0x80 { return nil }
+                if b >= 65 && b <= 90 { b |= 0x20 }
+                if b != candidate.utf8Start[i] { return false }
+            }
+            return true
+        }
+        switch match {
+        case true?: return candidate.description
+        case false?: return ""
+        case nil: return name.lowercased() // not ASCII: Unicode rules decide
+        }
+    }
+}

@@ -1,0 +1,76 @@
+extension HTTPServer {
+    public struct Configuration: Sendable {
+        /// Address to listen on: "127.0.0.1", "0.0.0.0", "::", "localhost", …
+        public var host: String = "127.0.0.1"
+        /// 0 picks a free port (see `boundPort`).
+        public var port: Int = 8080
+        /// Larger request bodies are answered with 413 and never buffered.
+        public var maxBodyBytes: Int = 4 << 20
+        /// Open connections at most (MHD_OPTION_CONNECTION_LIMIT, split among the threads);
+        /// at the limit libmicrohttpd stops accepting, so more wait in the listen backlog.
+        public var maxConnections: Int = 1024
+        /// A connection idle (or stalled mid-request) this long is closed. Does not run
+        /// while the handler works on a request.
+        public var connectionTimeoutSeconds: Int = 10
+        /// libmicrohttpd's own polling threads (MHD_OPTION_THREAD_POOL_SIZE).
+        public var threads: Int = 2
+        /// Origins given CORS access; "*" allows any. Empty (the default): CORS is off, no
+        /// `Access-Control-*` header is ever sent and no preflight is approved.
+        public var corsAllowedOrigins: [String] = []
+        /// Response bodies at least this long are gzip-compressed for clients that accept
+        /// it.
+        public var gzipMinimumBytes: Int = 1024
+        /// Total time a client has to send a request's headers, counted from the connection's
+        /// start or, on a kept-alive connection, from the end of the previous answer (so idle
+        /// time counts too). A connection past it is closed. 0: no limit.
+        public var headerTimeoutSeconds: Int = 10
+        /// Total time a client has to send a request's body, counted from the end of its
+        /// headers. A connection past it is closed. 0: no limit.
+        public var bodyTimeoutSeconds: Int = 30
+        /// A body arriving slower than this on average, measured from the end of the headers
+        /// once `bodyRateGraceSeconds` have passed, is cut (the connection is closed). 0: no
+        /// minimum.
+        public var minBodyBytesPerSecond: Int = 1024
+        /// How long a body may arrive at any rate before `minBodyBytesPerSecond` applies.
+        public var bodyRateGraceSeconds: Int = 5
+        /// Bytes held, server-wide, in request bodies still arriving (not yet handed to the
+        /// handler). A request that would pass it is answered 503 `overloaded` with
+        /// `Retry-After: 1`, and its connection is closed.
+        public var maxBufferedBodyBytes: Int = 128 << 20
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 4 << 20,
+                    maxConnections: Int = 1024, connectionTimeoutSeconds: Int = 10, threads: Int = 2,
+                    corsAllowedOrigins: [String] = [], gzipMinimumBytes: Int = 1024,
+                    headerTimeoutSeconds: Int = 10, bodyTimeoutSeconds: Int = 30,
+                    minBodyBytesPerSecond: Int = 1024, bodyRateGraceSeconds: Int = 5,
+                    maxBufferedBodyBytes: Int = 128 << 20) {
+            self.host = host
+            self.port = port
+            self.maxBodyBytes = maxBodyBytes
+            self.maxConnections = maxConnections
+            self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.threads = threads
+            self.corsAllowedOrigins = corsAllowedOrigins
+            self.gzipMinimumBytes = gzipMinimumBytes
+            self.headerTimeoutSeconds = headerTimeoutSeconds
+            self.bodyTimeoutSeconds = bodyTimeoutSeconds
+            self.minBodyBytesPerSecond = minBodyBytesPerSecond
+            self.bodyRateGraceSeconds = bodyRateGraceSeconds
+            self.maxBufferedBodyBytes = maxBufferedBodyBytes
+        }
+    }
+
+    /// Called on a libmicrohttpd thread once a request is complete. It must return at once
+    /// and call `respond` exactly once, from any thread, before or after returning (a
+    /// second call is ignored with a warning; calls after `stop()` do nothing). It must
+    /// not call `stop()` itself on that thread.
+    public typealias Handler = @Sendable (HTTPRequest, _ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void
+    /// Builds the JSON error body of the wire format for errors the server answers itself.
+    public typealias ErrorBody = @Sendable (_ status: Int, _ code: String, _ message: String) -> HTTPResponse
+    /// Looks at a request as soon as its headers are in, before any body byte is read (and
+    /// before `100 Continue` is sent), on a libmicrohttpd thread: it must be quick and must
+    /// not block. A response rejects the request: it is sent instead of calling the handler
+    /// (and instead of the CORS preflight answer for `OPTIONS`); when the request announced
+    /// a body, the connection is closed after it. nil lets the request through.
+    public typealias Precheck = @Sendable (HTTPRequestHead) -> HTTPResponse?
+}
