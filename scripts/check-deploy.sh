@@ -154,10 +154,13 @@ for kind in ["Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionB
 if problems:
     print("\n".join(problems)); sys.exit(1)
 
-settings = ["HOST", "PORT", "LOOM_WORKERS", "LOOM_QUEUE_LIMIT", "LOOM_HTTP_THREADS", "LOOM_MAX_BODY_BYTES",
-            "LOOM_MAX_DEPTH", "LOOM_MAX_NODES", "LOOM_MAX_CONNECTIONS", "LOOM_CONNECTION_TIMEOUT",
-            "LOOM_CACHE_ENTRIES", "LOOM_CACHE_BYTES", "LOOM_CORS_ORIGINS", "LOOM_FONT_DIRS",
-            "LOOM_LOG_LEVEL", "LOOM_DRAIN_TIMEOUT"]
+# Every environment variable `loom serve` reads, from its sources (ServeCommand and the
+# options it shares with `loom layout`), so a new setting cannot be left out of the ConfigMap.
+import os
+settings = set()
+for f in ["Sources/loom/ServeCommand.swift", "Sources/loom/LimitOptions.swift", "Sources/loom/LayoutCommand.swift"]:
+    settings |= set(re.findall(r'"((?:LOOM_[A-Z_]+)|HOST|PORT)"', open(f).read()))
+settings = sorted(settings)
 cm = docs["ConfigMap"]
 data = cm.get("data", {})
 if sorted(data) != sorted(settings):
@@ -174,6 +177,18 @@ if c.get("readinessProbe", {}).get("httpGet", {}).get("path") != "/readyz":
     problems.append("readinessProbe must GET /readyz")
 if c.get("livenessProbe", {}).get("httpGet", {}).get("path") != "/healthz":
     problems.append("livenessProbe must GET /healthz")
+# The probes and the scrape go to the admin listener, which public traffic cannot starve.
+admin = data.get("LOOM_ADMIN_PORT")
+ports = {p.get("name"): p["containerPort"] for p in c.get("ports", [])}
+if not admin or ports.get("admin") != int(admin):
+    problems.append(f"no container port 'admin' = LOOM_ADMIN_PORT {admin}")
+for probe in ["startupProbe", "readinessProbe", "livenessProbe"]:
+    if c.get(probe, {}).get("httpGet", {}).get("port") != "admin":
+        problems.append(f"{probe} must use the admin port")
+if pod["metadata"].get("annotations", {}).get("prometheus.io/port") != admin:
+    problems.append("prometheus.io/port must be LOOM_ADMIN_PORT")
+if data.get("LOOM_CORS_ORIGINS", "") == "*":
+    problems.append("LOOM_CORS_ORIGINS must not be * (CORS stays off unless origins are named)")
 pre = c.get("lifecycle", {}).get("preStop", {})
 cmd = pre.get("exec", {}).get("command", [])
 pre_sleep = int(cmd[1]) if len(cmd) == 2 and cmd[0] == "sleep" else pre.get("sleep", {}).get("seconds")
