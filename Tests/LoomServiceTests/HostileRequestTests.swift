@@ -156,6 +156,8 @@ final class HostileRequestTests: XCTestCase {
                       path: "root.children[0].spans")
         assertRefused(#""text":"a","truncationText":"\#(String(repeating: "…", count: 334))""#, status: 413,
                       code: "too_large", path: "root.children[0].truncationText")
+        let spans = Array(repeating: #"{"text":"a"}"#, count: 1001).joined(separator: ",")
+        assertRefused(#""spans":[\#(spans)]"#, status: 413, code: "too_large", path: "root.children[0].spans")
         // At the limit: measured.
         let fits = service().layout(body: textRequest(#""text":"\#(String(repeating: "a", count: 100_000))""#))
         XCTAssertEqual(fits.status, 200)

@@ -8,6 +8,8 @@ public enum TextLimits {
     public static let maxLineHeight = 10_000.0
     public static let maxLines = 100_000
     public static let maxTruncationTextBytes = 1000
+    /// Runs of one attributed string (each may change the font: Pango itemizes per run).
+    public static let maxSpans = 1000
 }
 
 /// The `text` element's members and a `button`'s, as `RequestDecoder` reads them.
@@ -152,6 +154,9 @@ extension DecodeState {
         var out: [(text: String, font: FontPatch?, letterSpacing: Double?)] = []
         guard try r.scanner.beginArray() else { return out }
         repeat {
+            guard out.count < TextLimits.maxSpans else {
+                throw WireError.tooLarge("a text holds at most \(TextLimits.maxSpans) spans", path: r.path.rendered)
+            }
             r.path.push(out.count)
             var text: String?, font: FontPatch?, letterSpacing: Double?
             let fontNames = fontFieldNames
