@@ -3,6 +3,8 @@
 #   fuzz          libFuzzer on the request decoder + layout + encoders (Sources/LoomFuzz)
 #   schemathesis  property-based requests from openapi.yaml against `loom serve`; no 5xx
 #   playground    the page at / in headless Chromium lays the example out and draws boxes
+#   hostile       scripts/hostile.py on the release binary: requests written to hurt the service
+#                 (issue 17): answered in time, RSS bounded, slow clients cut, strict framing, drain
 #   soak          scripts/soak.py: mixed good/bad/stalled traffic, RSS and latency bounds (and the
 #                 server reports mimalloc as its allocator)
 # Every step is bounded in time, talks to 127.0.0.1 only and stops what it started.
@@ -14,7 +16,7 @@
 #   SCHEMATHESIS_MAX_EXAMPLES  examples per operation (default 25)
 #   SCHEMATHESIS_SECONDS       time budget of the schemathesis run (default 60)
 #   SCHEMATHESIS_VERSION       pinned version installed into .venv-system (default 4.32.5)
-#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground textcompare soak")
+#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground textcompare hostile soak")
 #   CHROMIUM            the browser (default: chromium, chromium-browser or google-chrome)
 set -euo pipefail
 
@@ -26,7 +28,7 @@ SOAK_SECONDS=${SOAK_SECONDS:-30}
 SCHEMATHESIS_MAX_EXAMPLES=${SCHEMATHESIS_MAX_EXAMPLES:-25}
 SCHEMATHESIS_SECONDS=${SCHEMATHESIS_SECONDS:-60}
 SCHEMATHESIS_VERSION=${SCHEMATHESIS_VERSION:-4.32.5}
-SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground textcompare soak}
+SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground textcompare hostile soak}
 SWIFT=${SWIFT:-swift}
 VENV=$ROOT/.venv-system
 
@@ -211,6 +213,20 @@ step_soak() {
   if ! kill -0 "$pid" 2>/dev/null; then echo "soak: loom serve died" >&2; tail -20 "$WORK/loom-soak.log"; return 1; fi
   stop_loom "$pid" || rc=1
   [ "$rc" -eq 0 ]
+}
+
+# --- e. hostile ---------------------------------------------------------------------------
+# scripts/hostile.py starts the release binary itself (a fresh server per case, loopback
+# only) and prints one PASS / FAIL / SKIP line per case.
+step_hostile() {
+  log "hostile: building the release loom"
+  timeout 1800 "$SWIFT" build -c release --product loom || {
+    log "hostile: build failed, retrying once (sources edited during the build?)"
+    timeout 1800 "$SWIFT" build -c release --product loom
+  }
+  local rc=0
+  timeout -k 10 600 python3 scripts/hostile.py --loom .build/release/loom || rc=$?
+  [ "$rc" -eq 0 ] || { echo "hostile: failed (exit $rc)" >&2; return 1; }
 }
 
 # --- run ----------------------------------------------------------------------------------

@@ -29,10 +29,12 @@ extension Router {
     /// The admin listener for `router`: the probes and `/metrics` on their own port and
     /// libmicrohttpd daemon, with a few connections of their own (made, not started).
     public static func makeAdminServer(router: Router, host: String, port: Int, logger: Logger) -> HTTPServer {
-        var config = HTTPServer.Configuration(host: host, port: port, maxBodyBytes: 0, maxConnections: 64,
-                                              connectionTimeoutSeconds: 10, threads: 1, corsAllowedOrigins: [])
-        config.gzipMinimumBytes = 1024
-        return HTTPServer(configuration: config, logger: logger,
+        // Two threads: libmicrohttpd takes a pool of one as none (and says so).
+        let config = HTTPServer.Configuration(host: host, port: port, maxBodyBytes: 0, maxConnections: 64,
+                                              connectionTimeoutSeconds: 10, threads: 2, corsAllowedOrigins: [])
+        var adminLogger = logger
+        adminLogger[metadataKey: "listener"] = "admin"
+        return HTTPServer(configuration: config, logger: adminLogger,
                           errorBody: { Router.errorBody(status: $0, code: $1, message: $2) },
                           precheck: { router.adminPrecheck($0) }) { request, respond in
             router.handleAdmin(request, respond: respond)
