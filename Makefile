@@ -24,6 +24,7 @@ run: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	python3 scripts/check-imports.py
 	scripts/check-deploy.sh
 	scripts/run-system-tests.sh
 
