@@ -184,15 +184,7 @@ extension HTTPServer {
                 state.unlock()
                 return .NO
             }
-            if let pending = ctx.pending {
-                ctx.phase = .answered
-                state.unlock()
-                return queue(ctx, pending)
-            }
-            ctx.phase = .suspending
-            park(ctx)
-            state.unlock()
-            return suspend(ctx)
+            return answerOrSuspend(ctx)
         case .suspending, .suspended:
             // Not expected: libmicrohttpd does not call a suspended connection.
             state.unlock()
@@ -236,7 +228,13 @@ extension HTTPServer {
         }
 
         state.lock()
-        if let pending = ctx.pending { // answered synchronously
+        return answerOrSuspend(ctx)
+    }
+
+    /// With the state lock held (released here): queues the handler's answer if it has
+    /// come, else suspends the connection until it does.
+    private func answerOrSuspend(_ ctx: RequestContext) -> MHD_Result {
+        if let pending = ctx.pending {
             ctx.phase = .answered
             state.unlock()
             return queue(ctx, pending)
