@@ -76,6 +76,16 @@ static inline double loom_font_pixel_size(PangoFont *font) {
     return size;
 }
 
+/// The direction of the first strong character of `text` (`length` bytes), or
+/// PANGO_DIRECTION_NEUTRAL: what PangoLayout uses, with auto direction, for a paragraph
+/// (pango_find_base_dir is deprecated as API, not in Pango's own use).
+static inline PangoDirection loom_find_base_dir(const char *text, int length) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    PangoDirection direction = pango_find_base_dir(text, length);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    return direction;
+}
+
 static inline void loom_object_ref(void *object) { g_object_ref(object); }
 static inline void loom_object_unref(void *object) { g_object_unref(object); }
 

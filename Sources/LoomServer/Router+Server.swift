@@ -11,7 +11,7 @@ extension Router {
     public static func makeServer(service configuration: ServiceConfiguration, textMeasurer: TextMeasuring?,
                                   workers: Int, queueLimit: Int, http: HTTPServer.Configuration, logger: Logger,
                                   fontsJSON: @escaping @Sendable () -> [UInt8],
-                                  textCacheStatistics: @escaping @Sendable () -> (hits: Int, misses: Int)?)
+                                  textCacheStatistics: @escaping @Sendable () -> TextCacheFigures?)
         -> (server: HTTPServer, router: Router) {
         let metrics = ServiceMetrics()
         let service = LayoutService(configuration: configuration, textMeasurer: textMeasurer, metrics: metrics)

@@ -11,12 +11,12 @@ public final class Router: @unchecked Sendable {
     public let pool: LayoutPool
     public let metrics: ServiceMetrics
     private let fontsJSON: @Sendable () -> [UInt8]
-    private let textCacheStatistics: @Sendable () -> (hits: Int, misses: Int)?
+    private let textCacheStatistics: @Sendable () -> TextCacheFigures?
     private let draining = Atomic<Bool>(false)
 
     public init(service: LayoutService, pool: LayoutPool, metrics: ServiceMetrics,
                 fontsJSON: @escaping @Sendable () -> [UInt8],
-                textCacheStatistics: @escaping @Sendable () -> (hits: Int, misses: Int)? = { nil }) {
+                textCacheStatistics: @escaping @Sendable () -> TextCacheFigures? = { nil }) {
         self.service = service
         self.pool = pool
         self.metrics = metrics

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import LoomLayout
 
-/// Hit and miss counts of the measurement cache.
+/// Hit and miss counts and sizes of the measurement cache, and the size of the word cache.
 public struct TextCacheStatistics: Hashable, Sendable, Codable {
     public var hits: Int
     public var misses: Int
@@ -13,9 +13,22 @@ public struct TextCacheStatistics: Hashable, Sendable, Codable {
     public var entries: Int
     /// Maximum number of measurements (0 = caching disabled).
     public var capacity: Int
+    /// Bytes the stored texts take: their keys (every span's text, font family and the
+    /// truncation text, byte for byte) and each text's fixed share (its answers, its slot).
+    public var bytes: Int
+    /// Maximum bytes of the measurement cache.
+    public var byteCapacity: Int
+    /// Word advances stored in the word cache, and the bytes they take (maximum
+    /// `wordByteCapacity`).
+    public var wordEntries: Int
+    public var wordBytes: Int
+    public var wordByteCapacity: Int
 
-    public init(hits: Int, misses: Int, entries: Int, capacity: Int) {
+    public init(hits: Int, misses: Int, entries: Int, capacity: Int, bytes: Int = 0, byteCapacity: Int = 0,
+                wordEntries: Int = 0, wordBytes: Int = 0, wordByteCapacity: Int = 0) {
         self.hits = hits; self.misses = misses; self.entries = entries; self.capacity = capacity
+        self.bytes = bytes; self.byteCapacity = byteCapacity
+        self.wordEntries = wordEntries; self.wordBytes = wordBytes; self.wordByteCapacity = wordByteCapacity
     }
 
     /// hits / (hits + misses), 0 when there were no lookups.
@@ -31,7 +44,9 @@ public struct TextCacheStatistics: Hashable, Sendable, Codable {
 /// by their fingerprint (a digest's low half), one lock each; a shard finds a text by open
 /// addressing on the fingerprint and evicts whole texts with the CLOCK algorithm (an LRU
 /// approximation: a hit sets a reference bit, the sweeping hand spares referenced texts
-/// once) while it holds more answers than its share of the capacity.
+/// once) while it holds more answers than its share of the capacity, or more bytes than
+/// its share of `byteCapacity` (a text's key, `TextIdentity.encode`, holds every string of
+/// the attributes; a text too large for a shard's share is not cached).
 ///
 /// The attributes' fingerprint is seeded per process (`SeededHasher`) and only locates a
 /// text, which is always compared whole with the stored identity; probes are bounded
@@ -87,6 +102,8 @@ final class MeasurementCache: @unchecked Sendable {
         var key: UnsafeRawBufferPointer
         /// 0 once evicted (a stored text has at least one answer).
         var answerCount = 1
+        /// What the text is counted for in the shard's bytes (`Shard.bytes(key:)`).
+        var bytes = 0
         /// Where the next answer goes once the text holds all it may.
         var nextReplaced = 0
         var referenced = false
@@ -107,6 +124,9 @@ final class MeasurementCache: @unchecked Sendable {
         let lock = Lock()
         /// Maximum answers held (the shard's share of the capacity).
         let capacity: Int
+        /// Maximum bytes held (the shard's share of the byte capacity), and the bytes held.
+        let byteCapacity: Int
+        @exclusivity(unchecked) var bytes = 0
         let answersPerText: Int
         /// Open addressing (linear probing): 0 for an empty slot, else the text's index in
         /// `texts` plus one (low 32 bits) and the high 32 bits of its fingerprint, so that
@@ -121,8 +141,9 @@ final class MeasurementCache: @unchecked Sendable {
         @exclusivity(unchecked) var hits = 0
         @exclusivity(unchecked) var misses = 0
 
-        init(capacity: Int) {
+        init(capacity: Int, byteCapacity: Int) {
             self.capacity = capacity
+            self.byteCapacity = byteCapacity
             answersPerText = min(MeasurementCache.answersPerText, capacity)
             // Each text holds at least one answer, so at most `capacity` texts: a table of
             // at least twice that keeps probe sequences short.
@@ -206,11 +227,19 @@ final class MeasurementCache: @unchecked Sendable {
             return result
         }
 
-        func store(_ attributes: TextAttributes, _ fingerprint: Int, _ container: Container, _ measurement: TextMeasurement) {
+        /// What a text is counted for: its key and its fixed share (the text, the slots of
+        /// its other answers, two table slots).
+        static func bytes(key: Int) -> Int {
+            key + MemoryLayout<Text>.stride + (MeasurementCache.answersPerText - 1) * MemoryLayout<Answer>.stride + 16
+        }
+
+        func store(_ attributes: TextAttributes, _ fingerprint: Int, _ container: Container, _ measurement: TextMeasurement,
+                   keyBytes: Int) {
             lock.lock(); defer { lock.unlock() }
-            store(at: find(attributes, fingerprint), fingerprint, container, measurement) {
+            let size = Shard.bytes(key: keyBytes)
+            store(at: find(attributes, fingerprint), fingerprint, container, measurement, bytes: size) {
                 Text(fingerprint: fingerprint, digestHigh: 0, first: $0,
-                     key: Shard.copy(TextIdentity.encode(attributes)))
+                     key: Shard.copy(TextIdentity.encode(attributes)), bytes: size)
             }
         }
 
@@ -218,15 +247,16 @@ final class MeasurementCache: @unchecked Sendable {
             lock.lock(); defer { lock.unlock() }
             if countingMiss { misses += 1 }
             let fingerprint = Shard.fingerprint(digest)
-            store(at: find(digest), fingerprint, container, measurement) {
-                Text(fingerprint: fingerprint, digestHigh: digest.high, first: $0, key: Text.noKey)
+            let size = Shard.bytes(key: 0)
+            store(at: find(digest), fingerprint, container, measurement, bytes: size) {
+                Text(fingerprint: fingerprint, digestHigh: digest.high, first: $0, key: Text.noKey, bytes: size)
             }
         }
 
         /// Adds `measurement` to the text at `found`, or stores a new text (`make`, given its
-        /// first answer) when it is not cached.
+        /// first answer; `size` bytes) when it is not cached and fits.
         private func store(at found: Int?, _ fingerprint: Int, _ container: Container, _ measurement: TextMeasurement,
-                           make: (Answer) -> Text) {
+                           bytes size: Int, make: (Answer) -> Text) {
             let answer = Answer(container: container, measurement: measurement)
             if let index = found {
                 let count = texts[index].answerCount
@@ -250,7 +280,8 @@ final class MeasurementCache: @unchecked Sendable {
                 texts[index].nextReplaced = (k + 1) % count
                 return
             }
-            makeRoom(sparing: nil)
+            guard size <= byteCapacity else { return }
+            makeRoom(sparing: nil, bytes: size)
             var slot = home(fingerprint)
             var probes = 1
             while table[slot] != 0 {
@@ -269,6 +300,7 @@ final class MeasurementCache: @unchecked Sendable {
                 index = texts.count - 1
             }
             answerCount += 1
+            bytes += size
             table[slot] = Shard.tag(fingerprint) | UInt64(index + 1)
         }
 
@@ -294,10 +326,11 @@ final class MeasurementCache: @unchecked Sendable {
             }
         }
 
-        /// Evicts texts (CLOCK) until one more answer fits, never the text at `sparing`.
-        private func makeRoom(sparing: Int?) {
+        /// Evicts texts (CLOCK) until one more answer (and a new text of `size` bytes) fits,
+        /// never the text at `sparing`.
+        private func makeRoom(sparing: Int?, bytes size: Int = 0) {
             var spared = 0
-            while answerCount >= capacity {
+            while answerCount >= capacity || bytes + size > byteCapacity {
                 guard !texts.isEmpty else { return }
                 if hand >= texts.count { hand = 0 }
                 let index = hand
@@ -318,6 +351,7 @@ final class MeasurementCache: @unchecked Sendable {
             var slot = home(texts[index].fingerprint)
             while Shard.index(table[slot]) != index { slot = (slot + 1) & tableMask }
             answerCount -= texts[index].answerCount
+            bytes -= texts[index].bytes
             if !texts[index].isKnownByDigest { texts[index].key.deallocate() }
             texts[index] = Text.evicted
             free.append(index)
@@ -342,18 +376,25 @@ final class MeasurementCache: @unchecked Sendable {
             freeKeys()
             texts.removeAll(keepingCapacity: true); moreAnswers.removeAll(keepingCapacity: true)
             free.removeAll(keepingCapacity: true)
-            answerCount = 0; hand = 0; hits = 0; misses = 0
+            answerCount = 0; bytes = 0; hand = 0; hits = 0; misses = 0
         }
     }
 
     private let shards: [Shard]
     let capacity: Int
+    let byteCapacity: Int
 
-    init(capacity: Int, shardCount: Int = 16) {
+    /// - Parameters:
+    ///   - capacity: maximum answers (0: no cache).
+    ///   - bytes: maximum bytes of the stored texts (`TextCacheStatistics.bytes`), split
+    ///     evenly between the shards: a text larger than a shard's share is not cached.
+    init(capacity: Int, bytes: Int = 32 << 20, shardCount: Int = 16) {
         self.capacity = max(0, capacity)
+        byteCapacity = max(0, bytes)
         let count = self.capacity == 0 ? 0 : max(1, min(shardCount, self.capacity))
         let per = count == 0 ? 0 : (self.capacity + count - 1) / count
-        shards = (0..<count).map { _ in Shard(capacity: per) }
+        let perBytes = count == 0 ? 0 : byteCapacity / count
+        shards = (0..<count).map { _ in Shard(capacity: per, byteCapacity: perBytes) }
     }
 
     /// `body` with the shard holding texts of `fingerprint` (borrowed from the array, not
@@ -376,7 +417,10 @@ final class MeasurementCache: @unchecked Sendable {
     }
 
     func store(_ attributes: TextAttributes, fingerprint: Int, in container: Size, _ answer: TextMeasurement) {
-        withShard(fingerprint) { $0.store(attributes, fingerprint, Container(container), answer) }
+        // The key's size, known before it is made: a text too large is not encoded at all.
+        let keyBytes = TextIdentity.encodedSize(attributes)
+        guard Shard.bytes(key: keyBytes) <= byteCapacity / max(1, shards.count) else { return }
+        withShard(fingerprint) { $0.store(attributes, fingerprint, Container(container), answer, keyBytes: keyBytes) }
     }
 
     /// The answers of the text known by `digest`; a hit is counted, a miss only when
@@ -394,12 +438,13 @@ final class MeasurementCache: @unchecked Sendable {
     func clear() { for s in shards { s.clear() } }
 
     var statistics: TextCacheStatistics {
-        var hits = 0, misses = 0, entries = 0
+        var hits = 0, misses = 0, entries = 0, bytes = 0
         for s in shards {
             s.lock.withLock {
-                hits += s.hits; misses += s.misses; entries += s.answerCount
+                hits += s.hits; misses += s.misses; entries += s.answerCount; bytes += s.bytes
             }
         }
-        return TextCacheStatistics(hits: hits, misses: misses, entries: entries, capacity: capacity)
+        return TextCacheStatistics(hits: hits, misses: misses, entries: entries, capacity: capacity, bytes: bytes,
+                                   byteCapacity: byteCapacity)
     }
 }

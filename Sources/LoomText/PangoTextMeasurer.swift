@@ -17,11 +17,16 @@ import LoomLayout
 /// `validate` rejects unknown families, sizes outside (0, 10000] and weights outside
 /// 1–1000; `measure` never fails and falls back to Liberation Sans (size 12 if the size is
 /// invalid) for a font `validate` would reject. Characters missing from every project font
-/// (CJK, emoji) are measured with the fallback font's missing-glyph box.
+/// (CJK, emoji) are measured with the fallback font's missing-glyph box (which font's box,
+/// Pango decides once per font set and engine: the first text to need one sets it, so two
+/// texts in different base fonts with the same missing character can depend on which an
+/// engine measured first; Pango 1.50, itemize.c get_font).
 ///
 /// **Layout.** White space follows CSS `pre-line` (`\n`, `\r\n` and `\r` start a paragraph,
 /// empty lines count, space/tab runs collapse, leading and trailing spaces of a paragraph
-/// are dropped, one trailing newline adds no line). Lines wrap like CSS
+/// are dropped, one trailing newline adds no line; a run of more than 32 combining marks or
+/// format characters in a row is cut to 32: HarfBuzz is quadratic in such runs, which add
+/// no width). Lines wrap like CSS
 /// `overflow-wrap: break-word` with Chromium's break opportunities, no hyphenation; an
 /// infinite or NaN container width means no wrapping. A line's width is its advances up to
 /// the last non-space character plus the letter spacing after each character; its height is
@@ -78,7 +83,20 @@ import LoomLayout
 /// OpenType tables allow it; WordShaping.swift) are measured from a shared, bounded cache of
 /// word advances, shaped once per font by Pango, instead of a full Pango layout: the answer
 /// is identical (WordPathTests), about 3–4 µs instead of 80–120 µs per paragraph.
-/// `clearCache()` leaves the word cache alone (`clearWordCache()`).
+/// `clearCache()` leaves the word cache alone (`clearWordCache()`). Both caches are bounded
+/// by bytes as well as by entries (a text's key holds all its strings), and an engine keeps
+/// little more than its fonts between measurements, so memory does not grow with what
+/// clients send.
+///
+/// **Long texts and large numbers.** Time is linear in the length of the text at any width:
+/// a long text is laid out by Pango in windows whose lines are Pango's own
+/// (SegmentedLayout.swift), since Pango breaks a long word in time quadratic in its length.
+/// Widths are added in 64-bit integers: no font size, letter spacing or text length makes
+/// a sum overflow (Pango's own are 32-bit; a window keeps them far from their limit).
+///
+/// **Budget.** `measure(_:in:memo:budget:)` asks the budget every so often during a long
+/// measurement and, once it says stop, returns a placeholder (0 lines) at once and caches
+/// nothing of it.
 public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private let catalog: FontCatalog
     private let poolLock = Lock()
@@ -90,6 +108,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private var discardedPaths = (fromWords: 0, fromLayout: 0)
     private let cache: MeasurementCache
     private let wordCache: WordCache?
+    private let strategy: LayoutStrategy
 
     /// - Parameters:
     ///   - extraFontDirectories: directories whose fonts are added to the project's
@@ -97,11 +116,25 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     ///   - cacheCapacity: maximum cached measurements (0 disables the cache).
     ///   - wordCacheCapacity: maximum cached word advances (0: every text is laid out by
     ///     Pango; see WordShaping.swift for the texts measured from words).
-    public init(extraFontDirectories: [String] = [], cacheCapacity: Int = 20_000,
-                wordCacheCapacity: Int = 100_000) throws {
+    ///   - cacheBytes: maximum bytes of the measurement cache (its texts' keys, which hold
+    ///     every string of the attributes, and their answers); a text larger than a
+    ///     sixteenth of it is not cached.
+    ///   - wordCacheBytes: maximum bytes of the word cache.
+    public convenience init(extraFontDirectories: [String] = [], cacheCapacity: Int = 20_000,
+                            wordCacheCapacity: Int = 100_000, cacheBytes: Int = 32 << 20,
+                            wordCacheBytes: Int = 16 << 20) throws {
+        try self.init(extraFontDirectories: extraFontDirectories, cacheCapacity: cacheCapacity,
+                      wordCacheCapacity: wordCacheCapacity, cacheBytes: cacheBytes, wordCacheBytes: wordCacheBytes,
+                      strategy: .automatic)
+    }
+
+    /// The same, laying texts out the given way (tests compare the ways).
+    init(extraFontDirectories: [String] = [], cacheCapacity: Int = 20_000, wordCacheCapacity: Int = 100_000,
+         cacheBytes: Int = 32 << 20, wordCacheBytes: Int = 16 << 20, strategy: LayoutStrategy) throws {
         catalog = try FontCatalog(extraFontDirectories: extraFontDirectories)
-        cache = MeasurementCache(capacity: cacheCapacity)
-        wordCache = wordCacheCapacity > 0 ? WordCache(capacity: wordCacheCapacity) : nil
+        cache = MeasurementCache(capacity: cacheCapacity, bytes: cacheBytes)
+        wordCache = wordCacheCapacity > 0 ? WordCache(capacity: wordCacheCapacity, bytes: wordCacheBytes) : nil
+        self.strategy = strategy
         if catalog.families.isEmpty {
             throw TextMeasuringError("no fonts found (install the project's font packages or pass a font directory)")
         }
@@ -115,40 +148,53 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     }
 
     public func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
+        measure(text, in: containerSize, memo: &memo, budget: nil)
+    }
+
+    public func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo,
+                        budget: LayoutBudget?) -> TextMeasurement {
         if let known = PangoTextMeasurer.answer(in: containerSize, from: memo, text) { return known }
-        let result = cachedMeasurement(text, in: containerSize, memo: &memo)
-        memo.remember(result, in: containerSize)
+        let (result, complete) = cachedMeasurement(text, in: containerSize, memo: &memo, budget: budget)
+        if complete { memo.remember(result, in: containerSize) }
         return result
     }
 
-    private func cachedMeasurement(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
-        guard cache.isEnabled else { return measureUncached(text, in: containerSize) }
+    /// The answer, and whether it is one (false: a placeholder, the budget stopped the
+    /// measurement; nothing was cached).
+    private func cachedMeasurement(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo,
+                                   budget: LayoutBudget?) -> (TextMeasurement, Bool) {
+        guard cache.isEnabled else { return measure(text, in: containerSize, budget: budget) }
         if let digest = memo.recordDigest {
             // Known by its node's digest: no hashing or comparing of the attributes. A text
             // not cached under the digest is looked up by its attributes (another node may
             // have measured it) before it is measured.
             let found = cache.lookup(digest: digest, in: containerSize, countingMiss: false)
-            if let hit = found.hit { return hit }
+            if let hit = found.hit { return (hit, true) }
             // The lookup by attributes counts its own hit or miss; a reused answer is a miss.
             let wide = PangoTextMeasurer.reused(found, text, in: containerSize)
-            let result = wide ?? measurementByAttributes(text, in: containerSize, memo: &memo, storing: false)
-            cache.store(digest: digest, in: containerSize, result, countingMiss: wide != nil)
-            return result
+            let (result, complete) = wide.map { ($0, true) }
+                ?? measurementByAttributes(text, in: containerSize, memo: &memo, storing: false, budget: budget)
+            if complete { cache.store(digest: digest, in: containerSize, result, countingMiss: wide != nil) }
+            return (result, complete)
         }
-        return measurementByAttributes(text, in: containerSize, memo: &memo, storing: true)
+        return measurementByAttributes(text, in: containerSize, memo: &memo, storing: true, budget: budget)
     }
 
     /// The cached answer for the attributes (hashed once per memo), or a fresh one, cached
     /// under the attributes when `storing`.
     private func measurementByAttributes(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo,
-                                         storing: Bool) -> TextMeasurement {
+                                         storing: Bool, budget: LayoutBudget?) -> (TextMeasurement, Bool) {
         let fingerprint = memo.attributesHash ?? TextIdentity.fingerprint(text)
         memo.attributesHash = fingerprint
         let found = cache.lookup(text, fingerprint: fingerprint, in: containerSize)
-        if let hit = found.hit { return hit }
-        let result = PangoTextMeasurer.reused(found, text, in: containerSize) ?? measureUncached(text, in: containerSize)
-        if storing { cache.store(text, fingerprint: fingerprint, in: containerSize, result) }
-        return result
+        if let hit = found.hit { return (hit, true) }
+        if let wide = PangoTextMeasurer.reused(found, text, in: containerSize) {
+            if storing { cache.store(text, fingerprint: fingerprint, in: containerSize, wide) }
+            return (wide, true)
+        }
+        let (result, complete) = measure(text, in: containerSize, budget: budget)
+        if storing && complete { cache.store(text, fingerprint: fingerprint, in: containerSize, result) }
+        return (result, complete)
     }
 
     /// A text measured with an unlimited width whose lines all fit in this width lays out
@@ -199,21 +245,28 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// text measured again, from the second attempt on with the metrics lock held
     /// throughout, so that the answer never depends on what other threads were doing.
     public func measureUncached(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
+        measure(text, in: containerSize, budget: nil).0
+    }
+
+    /// Measures without the cache, within `budget`: the answer and whether it is one
+    /// (false: the budget stopped the measurement and the answer is a placeholder).
+    private func measure(_ text: TextAttributes, in containerSize: Size, budget: LayoutBudget?) -> (TextMeasurement, Bool) {
         var attempt = 0
         while true {
             let exclusive = attempt > 0
             if exclusive { PangoEngine.metricsLock.lock() }
-            let (result, clean) = withEngine { engine -> (TextMeasurement, Bool) in
+            let (result, clean, stopped) = withEngine { engine -> (TextMeasurement, Bool, Bool) in
                 engine.holdsMetricsLock = exclusive
                 defer { engine.holdsMetricsLock = false }
-                let result = engine.measure(text, in: containerSize)
-                return (result, !engine.poisoned)
+                let result = engine.measure(text, in: containerSize, budget: budget)
+                return (result, !engine.poisoned, engine.stopped)
             }
             if exclusive { PangoEngine.metricsLock.unlock() }
+            if stopped { return (result, false) }
             attempt += 1
             // Another thread can still compute metrics outside the lock (a fallback font
             // the first time a layout uses it), so a retry can be poisoned too; rare.
-            if clean || attempt >= 16 { return result }
+            if clean || attempt >= 16 { return (result, true) }
         }
     }
 
@@ -245,8 +298,14 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// The aliases (lower-cased request name → family).
     public static var familyAliases: [String: String] { FontCatalog.aliases }
 
-    /// Hits, misses and size of the measurement cache.
-    public var cacheStatistics: TextCacheStatistics { cache.statistics }
+    /// Hits, misses and size of the measurement cache, and the size of the word cache.
+    public var cacheStatistics: TextCacheStatistics {
+        var statistics = cache.statistics
+        statistics.wordEntries = wordCache?.count ?? 0
+        statistics.wordBytes = wordCache?.bytes ?? 0
+        statistics.wordByteCapacity = wordCache?.byteCapacity ?? 0
+        return statistics
+    }
 
     /// Empties the cache and resets its counters (not the word cache: `clearWordCache`).
     public func clearCache() { cache.clear() }
@@ -276,13 +335,18 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         let engine: PangoEngine = poolLock.withLock { () -> PangoEngine? in
             idleEngines.popLast()
         } ?? {
-            let engine = PangoEngine(catalog: catalog, wordCache: wordCache)
+            let engine = PangoEngine(catalog: catalog, wordCache: wordCache, strategy: strategy)
             poolLock.withLock { engineCount += 1; allEngines.append(engine) }
             return engine
         }()
         defer {
             poolLock.withLock {
-                if engine.poisoned {
+                if engine.isRetired && !engine.poisoned {
+                    // Its font map holds too many fonts (PangoEngine.maxFontsPerEngine).
+                    discardedPaths.fromWords += engine.fromWords
+                    discardedPaths.fromLayout += engine.fromLayout
+                    allEngines.removeAll { $0 === engine }
+                } else if engine.poisoned {
                     discardedEngines += 1
                     discardedPaths.fromWords += engine.fromWords
                     discardedPaths.fromLayout += engine.fromLayout

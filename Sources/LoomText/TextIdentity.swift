@@ -30,6 +30,13 @@ enum TextIdentity {
         return writer.output
     }
 
+    /// The length of `encode(a)`, without making it.
+    static func encodedSize(_ a: TextAttributes) -> Int {
+        var counter = Counter()
+        _ = visit(a, &counter)
+        return counter.count
+    }
+
     /// Whether `a` has the identity `key` (made by `encode`).
     static func matches(_ a: TextAttributes, _ key: UnsafeRawBufferPointer) -> Bool {
         var matcher = Matcher(key: key)
@@ -96,6 +103,12 @@ enum TextIdentity {
             output.append(contentsOf: repeatElement(0, count: (8 - b.count % 8) % 8))
             return true
         }
+    }
+
+    private struct Counter: Visitor {
+        var count = 0
+        mutating func words(_ a: UInt64, _ b: UInt64) -> Bool { count += 16; return true }
+        mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) -> Bool { count += 8 + (b.count + 7) & ~7; return true }
     }
 
     private struct Matcher: Visitor {

@@ -52,10 +52,26 @@ enum TextPreparation {
         return fitting
     }
 
+    /// At most this many characters that extend the one before them (combining marks,
+    /// format characters such as joiners and variation selectors, emoji modifiers) are kept
+    /// in a row; the rest of the run is dropped. HarfBuzz (and Pango) spend time quadratic
+    /// in such a run (16 000 Arabic marks on a letter: half a second, 100 000: twenty),
+    /// none of which adds width in practice. Unicode's stream-safe format allows 30.
+    static let maxExtending = 32
+
+    /// Whether `c` extends the character before it (see `maxExtending`).
+    @inline(__always) static func isExtending(_ c: Unicode.Scalar) -> Bool {
+        switch c.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .format: return true
+        default: return (0x1F3FB...0x1F3FF).contains(c.value)
+        }
+    }
+
     /// Step 1: CSS `pre-line`. `\r\n` and `\r` become `\n`; spaces and tabs around a `\n`
     /// are removed, runs of them collapse to one space (keeping the first one's span),
-    /// spaces at the start of a paragraph and at the end of the text are dropped, and a
-    /// final `\n` is removed (it adds no line in CSS). `hasLines` is false when nothing
+    /// spaces at the start of a paragraph and at the end of the text are dropped, a final
+    /// `\n` is removed (it adds no line in CSS), and runs of more than `maxExtending`
+    /// extending characters are cut. `hasLines` is false when nothing
     /// but collapsible white space remains.
     static func collapse(_ spans: [TextSpan]) -> (scalars: [Unicode.Scalar], span: [Int32], hasLines: Bool) {
         var out: [Unicode.Scalar] = []
@@ -68,6 +84,7 @@ enum TextPreparation {
         var pendingSpace: Int32? = nil
         var atParagraphStart = true
         var previousWasCR = false
+        var extending = 0  // characters that extend the one before, appended in a row
         for (index, span) in spans.enumerated() {
             let spanIndex = Int32(index)
             for scalar in span.text.unicodeScalars {
@@ -85,12 +102,20 @@ enum TextPreparation {
                     pendingSpace = nil
                     out.append("\n"); outSpan.append(spanIndex)
                     atParagraphStart = true
+                    extending = 0
                 } else if isCollapsibleSpace(c) {
                     if !atParagraphStart && pendingSpace == nil { pendingSpace = spanIndex }
                 } else {
                     if let p = pendingSpace {
                         out.append(" "); outSpan.append(p)
                         pendingSpace = nil
+                        extending = 0
+                    }
+                    if c.value >= 0x80 && isExtending(c) {
+                        if extending >= maxExtending { continue }
+                        extending += 1
+                    } else {
+                        extending = 0
                     }
                     out.append(c); outSpan.append(spanIndex)
                     atParagraphStart = false

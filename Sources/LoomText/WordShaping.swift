@@ -120,280 +120,6 @@ final class FaceWordProfile: Sendable {
     }
 }
 
-/// Word advances shared by all engines: (font, word, spaces around it) → advances in Pango
-/// units. Bounded (a full shard is emptied), sharded, one lock per shard.
-final class WordCache: @unchecked Sendable {
-    /// A word of at most `maxBytes` UTF-8 bytes (nearly all words), its font and flags,
-    /// packed in integers: looking a word up builds no string, and keys compare as integers.
-    struct Key: Hashable {
-        /// The word's bytes in memory order, zero-padded.
-        let b0: UInt64, b1: UInt64, b2: UInt64
-        /// The word's length in bytes (bits 0–7, never 0: a zero `meta` marks an empty slot
-        /// of `WordTable`), the flags (bits 8–15) and the font (bits 32–63).
-        let meta: UInt64
-        /// Computed once from the integers above and `SeededHasher.seed` (three full-width
-        /// multiplications, a fraction of what `Hasher` costs per word); picks the shard
-        /// and the slot of `WordTable`. Texts come from clients, so the shared
-        /// dictionaries hash keys with `Hasher` all the same (`hash(into:)`), and
-        /// `WordTable` bounds its probes.
-        let hash: Int
-
-        static let maxBytes = 24
-        static let empty = Key()
-
-        private init() { b0 = 0; b1 = 0; b2 = 0; meta = 0; hash = 0 }
-
-        /// `word`: 1 to `maxBytes` bytes. Flags: 1 a space before the word, 2 a space after
-        /// it, 4 shaped as Common script. `seed`: `SeededHasher.seed`.
-        @inline(__always)
-        init(_ word: UnsafeBufferPointer<UInt8>, font: Int32, flags: UInt8, seed: SeededHasher.Seed) {
-            var packed: (UInt64, UInt64, UInt64, UInt64) =
-                (0, 0, 0, UInt64(word.count) | UInt64(flags) << 8 | UInt64(UInt32(bitPattern: font)) << 32)
-            withUnsafeMutableBytes(of: &packed) { $0.copyMemory(from: UnsafeRawBufferPointer(word)) }
-            (b0, b1, b2, meta) = packed
-            let h = SeededHasher.mix(SeededHasher.mix(b0 ^ seed.0, b1 ^ seed.1) ^ seed.0,
-                                     SeededHasher.mix(b2 ^ seed.2, meta ^ seed.3) ^ seed.2)
-            hash = Int(bitPattern: UInt(h))
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(b0); hasher.combine(b1); hasher.combine(b2); hasher.combine(meta)
-        }
-        @inline(__always) static func == (a: Key, b: Key) -> Bool {
-            a.hash == b.hash && a.b0 == b.b0 && a.b1 == b.b1 && a.b2 == b.b2 && a.meta == b.meta
-        }
-    }
-
-    /// A longer word, by its string.
-    struct LongKey: Hashable {
-        let word: String
-        let font: Int32
-        let flags: UInt8
-        /// Hashed once, from the word's UTF-8 bytes with `SeededHasher` (hashing a String
-        /// feeds the hasher a byte at a time). Equal keys have equal bytes (the word path's
-        /// words are ASCII).
-        let hash: Int
-
-        init(word: String, font: Int32, flags: UInt8) {
-            var word = word
-            var h = SeededHasher()
-            word.withUTF8 { h.combine(bytes: $0) }
-            h.combine(UInt64(UInt32(bitPattern: font)), UInt64(flags))
-            self.word = word; self.font = font; self.flags = flags
-            hash = h.finalize()
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-        static func == (a: LongKey, b: LongKey) -> Bool {
-            a.hash == b.hash && a.font == b.font && a.flags == b.flags && a.word == b.word
-        }
-    }
-
-    struct Entry {
-        /// The word's glyph advances (with the kerning against a following space).
-        var word: Int32
-        /// The advance of the space after the word when nothing follows it.
-        var trailSpace: Int32
-        /// The advance of the space before the word (kerned against its first glyph).
-        var leadSpace: Int32
-        /// False when the word cannot be measured this way (missing glyph, a negative
-        /// advance, a cluster joined with a space): the text goes to Pango.
-        var valid: Bool
-        /// Whether shaping changed a glyph (a glyph other than the characters' nominal
-        /// ones, or not one glyph per character): then soft lookup rules cannot be
-        /// evaluated on nominal glyphs, and a text that needs that goes to Pango.
-        var substituted: Bool
-
-        static let invalid = Entry(word: 0, trailSpace: 0, leadSpace: 0, valid: false, substituted: true)
-    }
-
-    private final class Shard {
-        let lock = Lock()
-        var map: [Key: Entry] = [:]
-        var long: [LongKey: Entry] = [:]
-        var count: Int { map.count + long.count }
-
-        /// Makes room for one more entry (a full shard is emptied).
-        func reserve(_ perShard: Int) {
-            if count >= perShard { map.removeAll(keepingCapacity: true); long.removeAll(keepingCapacity: true) }
-        }
-    }
-
-    private let shards: [Shard]
-    private let perShard: Int
-    let capacity: Int
-
-    private let fontLock = Lock()
-    private var fontIDs: [ResolvedFont: Int32] = [:]
-    private var profiles: [String: FaceWordProfile] = [:]
-
-    init(capacity: Int, shardCount: Int = 16) {
-        self.capacity = max(0, capacity)
-        let count = max(1, min(shardCount, max(1, self.capacity)))
-        perShard = max(1, (self.capacity + count - 1) / count)
-        shards = (0..<count).map { _ in Shard() }
-    }
-
-    @inline(__always) private func shard(_ hash: Int) -> Shard {
-        shards[Int(UInt(bitPattern: hash) % UInt(shards.count))]
-    }
-
-    /// Counts `clear()` calls, so that engines drop their own copies of entries too.
-    private let clears = Atomic<Int>(0)
-    var generation: Int { clears.load(ordering: .acquiring) }
-
-    /// `body` on the shard of `hash`, under its lock.
-    @inline(__always) private func locked<T>(_ hash: Int, _ body: (Shard) -> T) -> T {
-        let s = shard(hash)
-        s.lock.lock(); defer { s.lock.unlock() }
-        return body(s)
-    }
-
-    func get(_ key: Key) -> Entry? { locked(key.hash) { $0.map[key] } }
-    func get(_ key: LongKey) -> Entry? { locked(key.hash) { $0.long[key] } }
-
-    func put(_ key: Key, _ entry: Entry) {
-        locked(key.hash) { $0.reserve(perShard); $0.map[key] = entry }
-    }
-    func put(_ key: LongKey, _ entry: Entry) {
-        locked(key.hash) { $0.reserve(perShard); $0.long[key] = entry }
-    }
-
-    func clear() {
-        for s in shards { s.lock.withLock { s.map.removeAll(); s.long.removeAll() } }
-        clears.add(1, ordering: .releasing)
-    }
-
-    var count: Int { shards.reduce(0) { n, s in n + s.lock.withLock { s.count } } }
-
-    /// A small number standing for a resolved font in keys.
-    func fontID(_ font: ResolvedFont) -> Int32 {
-        fontLock.withLock {
-            if let id = fontIDs[font] { return id }
-            let id = Int32(fontIDs.count)
-            fontIDs[font] = id
-            return id
-        }
-    }
-
-    /// The face's profile (computed once per font file and face index: a collection file
-    /// holds several faces).
-    func profile(file: String, font: UnsafeMutablePointer<PangoFont>) -> FaceWordProfile {
-        var index: Int32 = 0
-        let loaded = loom_font_file(font, &index).map { String(cString: $0) } ?? file
-        let face = "\(loaded)#\(index)"
-        if let p = fontLock.withLock({ profiles[face] }) { return p }
-        let p = FaceWordProfile(font: font)
-        fontLock.withLock { profiles[face] = p }
-        return p
-    }
-}
-
-/// An engine's own copy of the word entries it used lately, for words of at most
-/// `WordCache.Key.maxBytes` bytes: open addressing with linear probing over a power of two
-/// of slots that hold keys and entries by value, so a lookup takes no lock and retains
-/// nothing. A key is looked for in at most `maxProbes` slots (and, when they are all taken,
-/// replaces the entry in its first one), so words crafted to collide cost a bounded number
-/// of comparisons and then go to the shared cache. At most `limit` entries (then emptied);
-/// valid while the shared cache's `generation` is. A value type over memory that
-/// `WordScratch` owns: a measurement keeps it in a local variable (no exclusivity checks
-/// per word) and stores it back.
-struct WordTable {
-    struct Slot {
-        var key: WordCache.Key
-        var entry: WordCache.Entry
-    }
-    private var slots: UnsafeMutablePointer<Slot>? = nil
-    private var mask = 0
-    private var count = 0
-    var generation = -1
-    /// `SeededHasher.seed`, read once.
-    let seed = SeededHasher.seed
-
-    static let limit = 8192
-    static let maxProbes = 16
-    private static let initialSlots = 512
-
-    @inline(__always) func find(_ key: WordCache.Key) -> WordCache.Entry? {
-        guard let slots else { return nil }
-        var i = key.hash & mask
-        for _ in 0..<WordTable.maxProbes {
-            let slot = slots + i
-            if slot.pointee.key.meta == 0 { return nil }
-            if slot.pointee.key == key { return slot.pointee.entry }
-            i = (i + 1) & mask
-        }
-        return nil
-    }
-
-    /// Adds a key that `find` did not find.
-    mutating func insert(_ key: WordCache.Key, _ entry: WordCache.Entry) {
-        if count >= WordTable.limit { removeAll() }
-        if slots == nil || (count + 1) * 2 > mask + 1 { grow() }
-        if place(key, entry) { count += 1 }
-    }
-
-    /// Stores the entry in the first free slot of the key's probes, or in its first slot
-    /// when none is free; true when it took a free slot.
-    private mutating func place(_ key: WordCache.Key, _ entry: WordCache.Entry) -> Bool {
-        guard let slots else { return false }
-        let home = key.hash & mask
-        var i = home
-        for _ in 0..<WordTable.maxProbes {
-            if slots[i].key.meta == 0 {
-                slots[i] = Slot(key: key, entry: entry)
-                return true
-            }
-            i = (i + 1) & mask
-        }
-        slots[home] = Slot(key: key, entry: entry)
-        return false
-    }
-
-    /// Doubles the slots (at most half of them taken), keeping the entries.
-    private mutating func grow() {
-        let old = slots, oldSize = old == nil ? 0 : mask + 1
-        let size = old == nil ? WordTable.initialSlots : oldSize * 2
-        let fresh = UnsafeMutablePointer<Slot>.allocate(capacity: size)
-        fresh.initialize(repeating: Slot(key: .empty, entry: .invalid), count: size)
-        slots = fresh
-        mask = size - 1
-        count = 0
-        guard let old else { return }
-        for i in 0..<oldSize where old[i].key.meta != 0 {
-            if place(old[i].key, old[i].entry) { count += 1 }
-        }
-        old.deinitialize(count: oldSize)
-        old.deallocate()
-    }
-
-    mutating func removeAll() {
-        if let slots { slots.update(repeating: Slot(key: .empty, entry: .invalid), count: mask + 1) }
-        count = 0
-    }
-
-    /// Frees the slots (by the owner, once).
-    func deallocate() {
-        guard let slots else { return }
-        slots.deinitialize(count: mask + 1)
-        slots.deallocate()
-    }
-}
-
-/// Per-engine buffers of the word path, reused between measurements.
-final class WordScratch {
-    struct Line { var units: Int; var endsParagraph: Bool; var empty: Bool }
-    var lines: [Line] = []
-    /// The text's bytes when it has several spans.
-    var bytes: [UInt8] = []
-    /// A paragraph's nominal glyphs and where soft rules may start (`WordLineState`).
-    var glyphs: [UInt32] = []
-    var starts: [UInt8] = []
-    var words = WordTable()
-
-    deinit { words.deallocate() }
-}
-
 extension PangoEngine {
     /// The advances of `word` (its UTF-8 bytes) in `font`: from the engine's table, else
     /// from the shared cache, else shaped by Pango.
@@ -453,7 +179,7 @@ extension PangoEngine {
         } else {
             substituted = true
         }
-        var wordUnits: Int32 = 0, leadUnits: Int32 = 0, trailUnits: Int32 = 0
+        var wordUnits = 0, leadUnits = 0, trailUnits = 0
         var sawLead = !lead, sawTrail = !trail, sawFirst = false
         for g in 0..<count {
             let info = glyphs.pointee.glyphs[g]
@@ -462,19 +188,21 @@ extension PangoEngine {
             let w = info.geometry.width
             if cluster < lo {
                 sawLead = true
-                leadUnits &+= w
+                leadUnits &+= Int(w)
             } else if cluster < hi {
                 if cluster == lo { sawFirst = true }
                 if w < 0 { return invalid }
-                wordUnits &+= w
+                wordUnits &+= Int(w)
             } else {
                 sawTrail = true
-                trailUnits &+= w
+                trailUnits &+= Int(w)
             }
         }
         // Each space must stay a cluster of its own (no ligature or merge across it).
-        guard sawLead, sawTrail, sawFirst else { return invalid }
-        return WordCache.Entry(word: wordUnits, trailSpace: trailUnits, leadSpace: leadUnits, valid: true,
+        guard sawLead, sawTrail, sawFirst,
+              let wordWidth = Int32(exactly: wordUnits), let trailWidth = Int32(exactly: trailUnits),
+              let leadWidth = Int32(exactly: leadUnits) else { return invalid }
+        return WordCache.Entry(word: wordWidth, trailSpace: trailWidth, leadSpace: leadWidth, valid: true,
                                substituted: substituted)
     }
 
@@ -488,8 +216,8 @@ extension PangoEngine {
         guard profile.eligible else { return nil }
 
         let width = container.width
-        let limit: Int = (width.isNaN || width >= 2_000_000)
-            ? Int.max : Int(Int32(((max(0, width) + 1.0 / 64) * Double(LOOM_PANGO_SCALE)).rounded(.down)))
+        // Sums are 64-bit here: any width wraps (Int.max: no wrapping).
+        let limit = PangoEngine.widthUnits(width)
 
         // Lines (widths in Pango units), in buffers borrowed from the engine (taken out, so
         // that appending copies nothing, and put back).
@@ -591,9 +319,11 @@ extension PangoEngine {
             // break opportunity between them by Chromium's pair table; a mark stands alone),
             // its words, whether a letter makes it Latin, whether soft rules need checking.
             let p = i
+            if shouldStop(every: 64) { return false }
             var count = 0
             var latin = false, needsRules = false
             var inWord = false
+            var wordStart = 0
             // The previous two characters of the current word (0: none, or not ASCII).
             var prev: UInt8 = 0, prev2: UInt8 = 0
             while i < n {
@@ -606,11 +336,13 @@ extension PangoEngine {
                     if kind & FaceWordProfile.softBit != 0 { needsRules = true }
                     if kind & FaceWordProfile.letterBit != 0 { latin = true }
                     if inWord {
-                        guard prev != 0, !TextPreparation.chromiumBreaksInsideWord(prev2, prev, c) else { return false }
+                        guard prev != 0, !TextPreparation.chromiumBreaksInsideWord(prev2, prev, c),
+                              i - wordStart < WordCache.maxWordBytes else { return false }
                         prev2 = prev
                     } else {
                         count += 1
                         inWord = true
+                        wordStart = i
                         prev2 = 0
                     }
                     prev = c
@@ -662,6 +394,7 @@ extension PangoEngine {
         // the space before word k (the last word is placed at step `words`).
         for k in 0...words {
             var next: WordCache.Entry? = nil
+            if k & 4095 == 4095 && shouldStop() { return false }
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 let start = j

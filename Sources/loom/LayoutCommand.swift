@@ -45,8 +45,8 @@ func resolveFontDirs(_ flags: [String]) -> [String] {
     return getenvString("LOOM_FONT_DIRS")?.split(separator: ":").map(String.init) ?? []
 }
 
-func makeTextMeasurer(fontDirs: [String]) throws -> PangoTextMeasurer {
-    try PangoTextMeasurer(extraFontDirectories: resolveFontDirs(fontDirs))
+func makeTextMeasurer(fontDirs: [String], cacheBytes: Int = 32 << 20, wordCacheBytes: Int = 16 << 20) throws -> PangoTextMeasurer {
+    try PangoTextMeasurer(extraFontDirectories: resolveFontDirs(fontDirs), cacheBytes: cacheBytes, wordCacheBytes: wordCacheBytes)
 }
 
 /// Runs `body` on a thread with a 512 MiB stack (deep trees in `layout` and `bench`, which

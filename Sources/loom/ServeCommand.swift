@@ -27,6 +27,8 @@ struct ServeCommand: ParsableCommand {
     var maxBufferedBodyBytes: Int?
     @Option(help: "Response cache entries (env LOOM_CACHE_ENTRIES, default 10000).") var cacheEntries: Int?
     @Option(help: "Response cache bytes (env LOOM_CACHE_BYTES, default 64 MiB).") var cacheBytes: Int?
+    @Option(help: "Text measurement cache bytes (env LOOM_TEXT_CACHE_BYTES, default 32 MiB).") var textCacheBytes: Int?
+    @Option(help: "Word advance cache bytes (env LOOM_WORD_CACHE_BYTES, default 16 MiB).") var wordCacheBytes: Int?
     @Option(help: "Allowed CORS origins, comma-separated, * for any (env LOOM_CORS_ORIGINS, default none: CORS off).") var corsOrigins: String?
     @Option(help: "Port of the admin listener: /healthz, /readyz, /metrics (env LOOM_ADMIN_PORT, default off; 0 = any free port).")
     var adminPort: Int?
@@ -54,7 +56,10 @@ struct ServeCommand: ParsableCommand {
         }
 
         let dirs = resolveFontDirs(fontDirs)
-        let measurer = try makeTextMeasurer(fontDirs: dirs)
+        let textBytes = setting(textCacheBytes, "LOOM_TEXT_CACHE_BYTES", 32 << 20)
+        let wordBytes = setting(wordCacheBytes, "LOOM_WORD_CACHE_BYTES", 16 << 20)
+        guard textBytes >= 0, wordBytes >= 0 else { throw ValidationError("--text-cache-bytes and --word-cache-bytes must be >= 0") }
+        let measurer = try makeTextMeasurer(fontDirs: dirs, cacheBytes: textBytes, wordCacheBytes: wordBytes)
 
         var config = ServiceConfiguration()
         try limits.apply(to: &config)
@@ -85,7 +90,11 @@ struct ServeCommand: ParsableCommand {
             workers: setting(workers, "LOOM_WORKERS", cores), queueLimit: setting(queueLimit, "LOOM_QUEUE_LIMIT", 256),
             http: httpConfig, logger: logger,
             fontsJSON: { measurer.familiesJSON() },
-            textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
+            textCacheStatistics: {
+                let s = measurer.cacheStatistics
+                return TextCacheFigures(hits: s.hits, misses: s.misses, entries: s.entries, bytes: s.bytes,
+                                        wordEntries: s.wordEntries, wordBytes: s.wordBytes)
+            })
         // The access log line per request, written as LineLogHandler would write it (the
         // logger has no metadata of its own) without a swift-log record per request.
         server.accessLogWriter = LogOutput.shared.accessLineWriter(label: logger.label)

@@ -54,7 +54,11 @@ final class LoomTestServer {
             service: config, textMeasurer: measurer, workers: settings.workers, queueLimit: settings.queueLimit,
             http: httpConfig, logger: logger,
             fontsJSON: { measurer.familiesJSON() },
-            textCacheStatistics: { let s = measurer.cacheStatistics; return (s.hits, s.misses) })
+            textCacheStatistics: {
+                let s = measurer.cacheStatistics
+                return TextCacheFigures(hits: s.hits, misses: s.misses, entries: s.entries, bytes: s.bytes,
+                                        wordEntries: s.wordEntries, wordBytes: s.wordBytes)
+            })
         try server.start()
         self.server = server
         self.service = router.service

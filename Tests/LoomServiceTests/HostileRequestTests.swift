@@ -178,6 +178,17 @@ final class HostileRequestTests: XCTestCase {
         XCTAssertEqual(edge.status, 200, Svc.text(edge.body))
     }
 
+    func testMoreThan64DistinctFontsIs413AtTheFont() {
+        func request(_ count: Int) -> [UInt8] {
+            let texts = (0..<count).map { #"{"type":"text","text":"a","font":{"family":"Roboto","size":\#(10 + Double($0) / 100)}}"# }
+            return Svc.bytes(#"{"root":{"type":"stack","children":[\#(texts.joined(separator: ","))]}}"#)
+        }
+        XCTAssertEqual(service().layout(body: request(64)).status, 200)
+        let outcome = service().layout(body: request(65))
+        XCTAssertEqual(outcome.status, 413)
+        XCTAssertEqual(Svc.error(outcome.body)["path"] as? String, "root.children[64].font")
+    }
+
     // MARK: SVG (finding 8)
 
     func testSVGOfIdsWithCharactersXMLForbidsStillParses() throws {

@@ -3,6 +3,16 @@ import LoomLayout
 import Prometheus
 import Synchronization
 
+/// What the text measurer's caches hold, as `/metrics` shows it (the measurer's own type
+/// stays in its module).
+public struct TextCacheFigures: Sendable {
+    public var hits = 0, misses = 0, entries = 0, bytes = 0, wordEntries = 0, wordBytes = 0
+    public init(hits: Int = 0, misses: Int = 0, entries: Int = 0, bytes: Int = 0, wordEntries: Int = 0, wordBytes: Int = 0) {
+        self.hits = hits; self.misses = misses; self.entries = entries; self.bytes = bytes
+        self.wordEntries = wordEntries; self.wordBytes = wordBytes
+    }
+}
+
 /// The service's metrics through swift-metrics, with a Prometheus registry as the backend.
 /// Each service owns its registry (no global bootstrap), so tests can run several.
 public final class ServiceMetrics: @unchecked Sendable {
@@ -20,6 +30,10 @@ public final class ServiceMetrics: @unchecked Sendable {
     private let subtreeBytes: CoreMetrics.Gauge
     private let textHits: CoreMetrics.Gauge
     private let textMisses: CoreMetrics.Gauge
+    private let textEntries: CoreMetrics.Gauge
+    private let textBytes: CoreMetrics.Gauge
+    private let wordEntries: CoreMetrics.Gauge
+    private let wordBytes: CoreMetrics.Gauge
     /// Per-(route, method, status) counters and per-route timers, made on first use.
     private let perRoute = Mutex<(counters: [String: CoreMetrics.Counter], timers: [String: CoreMetrics.Timer])>(([:], [:]))
     /// The same metrics for the router's routes by number: a short list per route, searched
@@ -49,6 +63,10 @@ public final class ServiceMetrics: @unchecked Sendable {
         subtreeBytes = CoreMetrics.Gauge(label: "loom_subtree_cache_bytes", factory: f)
         textHits = CoreMetrics.Gauge(label: "loom_text_cache_hits", factory: f)
         textMisses = CoreMetrics.Gauge(label: "loom_text_cache_misses", factory: f)
+        textEntries = CoreMetrics.Gauge(label: "loom_text_cache_entries", factory: f)
+        textBytes = CoreMetrics.Gauge(label: "loom_text_cache_bytes", factory: f)
+        wordEntries = CoreMetrics.Gauge(label: "loom_word_cache_entries", factory: f)
+        wordBytes = CoreMetrics.Gauge(label: "loom_word_cache_bytes", factory: f)
     }
 
     func cacheHit() { hits.increment() }
@@ -120,14 +138,18 @@ public final class ServiceMetrics: @unchecked Sendable {
     /// Prometheus text format, with cache figures read at scrape time.
     public func render(cache: LRUCache<LayoutService.ResponseKey, LayoutService.CachedResponse>.Statistics,
                        subtree: LRUCache<SubtreeLayoutKey, CachedSubtreeLayout>.Statistics,
-                       text: (hits: Int, misses: Int)?) -> [UInt8] {
+                       text: TextCacheFigures?) -> [UInt8] {
         cacheEvictions.record(cache.evictions)
         cacheEntries.record(cache.entries)
         cacheBytes.record(cache.bytes)
         subtreeEntries.record(subtree.entries)
         subtreeHits.record(subtree.hits)
         subtreeBytes.record(subtree.bytes)
-        if let text { textHits.record(text.hits); textMisses.record(text.misses) }
+        if let text {
+            textHits.record(text.hits); textMisses.record(text.misses)
+            textEntries.record(text.entries); textBytes.record(text.bytes)
+            wordEntries.record(text.wordEntries); wordBytes.record(text.wordBytes)
+        }
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer

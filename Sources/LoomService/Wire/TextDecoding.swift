@@ -10,6 +10,9 @@ public enum TextLimits {
     public static let maxTruncationTextBytes = 1000
     /// Runs of one attributed string (each may change the font: Pango itemizes per run).
     public static let maxSpans = 1000
+    /// Distinct fonts (family, size, weight, italic) in one request: each new size loads a
+    /// font, and fontconfig's cost grows with the fonts one text holds.
+    public static let maxFonts = 64
 }
 
 /// The `text` element's members and a `button`'s, as `RequestDecoder` reads them.
@@ -177,7 +180,15 @@ extension DecodeState {
 
     /// A font the measurer has (the error names `family` under the font's path).
     private mutating func checked(_ font: FontDescriptor, at components: @autoclosure () -> [JSONPath.Component]) throws -> FontDescriptor {
-        guard let problem = validate(font) else { return font }
+        let known = firstFonts.count + fontVerdicts.count
+        guard let problem = validate(font) else {
+            if firstFonts.count + fontVerdicts.count > known && known >= TextLimits.maxFonts {
+                for c in components() { r.path.push(c) }
+                throw WireError.tooLarge("a request uses at most \(TextLimits.maxFonts) distinct fonts (family, size, weight, italic)",
+                                         path: r.path.rendered)
+            }
+            return font
+        }
         for c in components() { r.path.push(c) }
         throw r.fail(problem.message, at: "family")
     }

@@ -1,0 +1,436 @@
+import CPango
+import LoomLayout
+
+/// A line as Pango laid it out, in scalars of the whole prepared text.
+struct RawLine {
+    var start: Int
+    var end: Int
+    /// First and last content scalar (not white space, not inserted), or -1 when none.
+    var first: Int
+    var last: Int
+    /// CSS width in Pango units: advances up to the last content character.
+    var units: Int
+    /// CSS line box height.
+    var height: Double
+}
+
+/// What laying a text out needs.
+struct LayoutParameters {
+    let text: TextAttributes
+    let prepared: PreparedText
+    let base: EngineFont
+    let spanFonts: [EngineFont]
+    let spanSpacing: [Double]
+    let lineHeight: Double?
+    /// The container width.
+    let width: Double
+}
+
+/// Collects a text's lines as they are laid out (hanging soft-wrapped white space on the
+/// line before, as CSS does), and tells when there are enough of them: once a line is not
+/// visible (line limit, container height), the answer is known, except that head and
+/// middle truncation read the rest of the last visible line's paragraph.
+struct LineCollector {
+    private(set) var lines: [LineInfo] = []
+    let limit: Int
+    let height: Double
+    let spacing: Double
+    let throughParagraph: Bool
+    /// Lines known to be visible, and whether some line is not.
+    private(set) var visible = 0
+    private(set) var cut = false
+    private var total = 0.0
+    private var scanned = 0
+
+    init(limit: Int, height: Double, spacing: Double, throughParagraph: Bool) {
+        self.limit = limit; self.height = height; self.spacing = spacing; self.throughParagraph = throughParagraph
+    }
+
+    /// Adds a line as Pango laid it out.
+    mutating func append(_ raw: RawLine, _ prepared: PreparedText) {
+        let n = prepared.count
+        let endsParagraph = raw.end >= n || prepared.scalars[raw.end] == "\n"
+        let paragraphStart = raw.start == 0 || prepared.scalars[raw.start - 1] == "\n"
+        if raw.first < 0 && !paragraphStart && !lines.isEmpty {
+            // A soft-wrapped line of nothing but white space (Pango wraps a space that
+            // does not fit onto its own line): in CSS it hangs at the end of the previous line.
+            lines[lines.count - 1].end = raw.end
+            lines[lines.count - 1].endsParagraph = endsParagraph
+            return
+        }
+        let line = LineInfo(start: raw.start, end: raw.end, first: raw.first, last: raw.last,
+                            width: Double(raw.units) / Double(LOOM_PANGO_SCALE), height: raw.height,
+                            endsParagraph: endsParagraph)
+        let index = lines.count
+        lines.append(line)
+        guard !cut else { return }
+        // As TextPreparation.visibleLineCount counts them.
+        if limit > 0 && index >= limit { cut = true; return }
+        if height.isFinite {
+            let t = total + line.height + (index > 0 ? spacing : 0)
+            if t > height + 1e-6 { cut = true; return }
+            total = t
+        }
+        visible += 1
+    }
+
+    /// Whether the lines so far decide the answer.
+    mutating func isComplete() -> Bool {
+        guard cut else { return false }
+        if !throughParagraph || visible == 0 { return true }
+        var k = max(scanned, visible - 1)
+        while k < lines.count {
+            if lines[k].endsParagraph { return true }
+            k += 1
+        }
+        // The last line may still take a hanging space (and end its paragraph then).
+        scanned = max(visible - 1, lines.count - 1)
+        return false
+    }
+}
+
+/// Where the text's log attributes (grapheme boundaries for truncation) are: the whole
+/// text's layout, or `fullAttrs` (a text laid out in windows).
+enum AttributeSource { case layout, full }
+
+extension PangoEngine {
+    /// Pango keeps widths in 32-bit integers of 1/1024 px. A layout whose widths (the
+    /// container's and the sum of all its advances) each stay below 2^30 units cannot
+    /// overflow them; the engine keeps every layout it trusts within that.
+    static let safeUnits = 1 << 30
+
+    /// A container width as the width Pango wraps at, or -1 for none. Chromium keeps a line
+    /// that overshoots the width by up to its layout unit (1/64 px): Pango wraps at the
+    /// same point. Widths from `safeUnits / 2` on are not given to Pango (-1).
+    static func pangoWidth(_ width: Double) -> Int32 {
+        guard !width.isNaN else { return -1 }
+        let units = ((max(0, width) + 1.0 / 64) * Double(LOOM_PANGO_SCALE)).rounded(.down)
+        return units < Double(safeUnits / 2) ? Int32(units) : -1
+    }
+
+    /// The same width in Pango units without Pango's bound (Int.max for an unlimited width).
+    static func widthUnits(_ width: Double) -> Int {
+        guard !width.isNaN else { return .max }
+        let units = ((max(0, width) + 1.0 / 64) * Double(LOOM_PANGO_SCALE)).rounded(.down)
+        return units < 9e18 ? Int(units) : .max
+    }
+
+    // MARK: Choosing how
+
+    /// Lays the text out into `collector`, as many lines as the answer needs; nil when the
+    /// budget stopped the measurement.
+    ///
+    /// A short text is one Pango layout. A long one (or a word too long to break cheaply,
+    /// or one whose widths could overflow Pango's integers) is laid out in windows whose
+    /// lines are Pango's own (SegmentedLayout.swift): Pango spends time proportional to the
+    /// rest of an item for every line it breaks inside it, quadratic in a long word, and
+    /// proportional to the text before a paragraph for every paragraph.
+    func layOut(_ p: LayoutParameters, into collector: inout LineCollector) -> AttributeSource? {
+        switch strategy {
+        case .whole:
+            wholeLines(p, into: &collector, trusting: true)
+            return .layout
+        case .windows:
+            return segmentedLines(p, into: &collector) ? .full : nil
+        case .automatic:
+            if PangoEngine.isShort(p.prepared), wholeLines(p, into: &collector, trusting: false) {
+                return .layout
+            }
+            return segmentedLines(p, into: &collector) ? .full : nil
+        }
+    }
+
+    /// Texts that one Pango layout measures in little time at any width: few scalars, and
+    /// no long run without a space or an ideograph (break opportunities, so Pango's search
+    /// for a break never goes far).
+    static func isShort(_ prepared: PreparedText) -> Bool {
+        let n = prepared.count
+        if n <= 256 { return true }
+        if n > 1024 { return false }
+        var run = 0
+        for s in prepared.scalars {
+            let v = s.value
+            if v == 0x20 || v == 0x0A || v == 0x200B || (v >= 0x2E80 && v < 0xA000) || (v >= 0xAC00 && v < 0xD7B0) {
+                run = 0
+            } else {
+                run += 1
+                if run > 64 { return false }
+            }
+        }
+        return true
+    }
+
+    /// The whole text as one Pango layout. Unless `trusting`, false (and nothing collected)
+    /// when Pango's integers could have overflowed, or when a width Pango cannot take was
+    /// taken as unlimited and a line is wider than it.
+    @discardableResult
+    func wholeLines(_ p: LayoutParameters, into collector: inout LineCollector, trusting: Bool) -> Bool {
+        let n = p.prepared.count
+        let pangoWidth = PangoEngine.pangoWidth(p.width)
+        configureLayout(layout, p, from: 0, to: n, width: pangoWidth)
+        if clusterWidth.count < n { clusterWidth = [Int](repeating: 0, count: n) }
+        rawLines.removeAll(keepingCapacity: true)
+        let magnitude = clusterWidth.withUnsafeMutableBufferPointer { widths in
+            analyzeLines(layout, p, from: 0, to: n, widths: widths.baseAddress!, items: nil, fonts: nil)
+        }
+        if !trusting {
+            if pangoWidth >= 0 && magnitude >= PangoEngine.safeUnits { return false }
+            if pangoWidth < 0 && !p.width.isNaN && p.width != .infinity {
+                // Unlimited for Pango, finite for CSS: right when every line fits (Pango's
+                // widths are the CSS ones without negative letter spacing).
+                let limit = PangoEngine.widthUnits(p.width)
+                guard PangoTextMeasurer.hasNoNegativeSpacing(p.text), rawLines.allSatisfy({ $0.units <= limit })
+                else { return false }
+            }
+        }
+        for raw in rawLines { collector.append(raw, p.prepared) }
+        return true
+    }
+
+    // MARK: Pango layouts
+
+    /// Gives `layout` the scalars [from, to) of the prepared text with their fonts and
+    /// letter spacing, wrapping at `width` (Pango units, -1: no wrapping). With `split`,
+    /// Pango's items end at that scalar (SegmentedLayout.swift: so that its search for a
+    /// break in a long word stops there, instead of shaping the rest of the window for
+    /// every line).
+    func configureLayout(_ layout: OpaquePointer, _ p: LayoutParameters, from: Int, to: Int, width: Int32,
+                         split: Int? = nil) {
+        let prepared = p.prepared
+        pango_layout_set_font_description(layout, p.base.description)
+        pango_layout_set_wrap(layout, p.text.truncationMode == .charWrap ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_width(layout, width)
+
+        let origin = prepared.byteOffset[from]
+        let list = pango_attr_list_new()!
+        pango_attr_list_insert(list, pango_attr_insert_hyphens_new(0))
+        // Fonts (runs of scalars whose span font differs from the base font) and letter
+        // spacing (runs of equal non-zero spacing, inserted characters excluded), inserted
+        // in the order of their starts, fonts first: Pango's list is an array that an
+        // insertion out of order searches and shifts.
+        var fontRuns: [(Int, Int, EngineFont)] = []
+        var i = from
+        while i < to {
+            let f = p.spanFonts[Int(prepared.span[i])]
+            var j = i + 1
+            while j < to && p.spanFonts[Int(prepared.span[j])] === f { j += 1 }
+            if f !== p.base && f.resolved != p.base.resolved { fontRuns.append((i, j, f)) }
+            i = j
+        }
+        var nextFont = 0
+        func insertFonts(before limit: Int) {
+            while nextFont < fontRuns.count && fontRuns[nextFont].0 <= limit {
+                let (a, b, f) = fontRuns[nextFont]
+                let attr = pango_attr_font_desc_new(f.description)!
+                attr.pointee.start_index = UInt32(prepared.byteOffset[a] - origin)
+                attr.pointee.end_index = UInt32(prepared.byteOffset[b] - origin)
+                pango_attr_list_insert(list, attr)
+                nextFont += 1
+            }
+        }
+        i = from
+        while i < to {
+            let s = spacing(prepared, p.spanSpacing, i)
+            var j = i + 1
+            while j < to && spacing(prepared, p.spanSpacing, j) == s { j += 1 }
+            if s != 0 {
+                insertFonts(before: i)
+                let attr = pango_attr_letter_spacing_new(Int32((s * Double(LOOM_PANGO_SCALE)).rounded()))!
+                attr.pointee.start_index = UInt32(prepared.byteOffset[i] - origin)
+                attr.pointee.end_index = UInt32(prepared.byteOffset[j] - origin)
+                pango_attr_list_insert(list, attr)
+                // Chromium turns ligatures and contextual alternates off under letter spacing.
+                let features = pango_attr_font_features_new("liga 0, clig 0, calt 0")!
+                features.pointee.start_index = UInt32(prepared.byteOffset[i] - origin)
+                features.pointee.end_index = UInt32(prepared.byteOffset[j] - origin)
+                pango_attr_list_insert(list, features)
+            }
+            i = j
+        }
+        insertFonts(before: to)
+        if let split, split > from, split < to {
+            // An attribute that changes nothing but starts a new item.
+            let attr = pango_attr_rise_new(0)!
+            attr.pointee.start_index = UInt32(prepared.byteOffset[split] - origin)
+            attr.pointee.end_index = UInt32(prepared.byteOffset[to] - origin)
+            pango_attr_list_insert(list, attr)
+        }
+        pango_layout_set_attributes(layout, list)
+        pango_attr_list_unref(list)
+        let start = Int(origin), end = Int(prepared.byteOffset[to])
+        if start == end {
+            pango_layout_set_text(layout, "", 0)
+        } else {
+            prepared.utf8.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    pango_layout_set_text(layout, chars.baseAddress! + start, Int32(end - start))
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    func spacing(_ prepared: PreparedText, _ spanSpacing: [Double], _ i: Int) -> Double {
+        prepared.inserted[i] ? 0 : spanSpacing[Int(prepared.span[i])]
+    }
+
+    @inline(__always)
+    func isContent(_ prepared: PreparedText, _ i: Int) -> Bool {
+        !prepared.inserted[i] && !isCollapsibleSpace(prepared.scalars[i])
+    }
+
+    /// Reads the lines of `layout`, whose text is the scalars [from, to) of the prepared
+    /// text, into `rawLines` (appended), each scalar's cluster advances (letter spacing
+    /// included, attributed to the cluster's first scalar) into `widths[scalar - from]`,
+    /// and, when `items` is given, each scalar's item (font, level, script, language: a hash,
+    /// but for bits 1–8, the script, and bit 0, set on the first scalar of a run) into
+    /// `items[scalar - from]`, and its font into
+    /// `fonts[scalar - from]`. Returns the sum of the advances' magnitudes.
+    @discardableResult
+    func analyzeLines(_ layout: OpaquePointer, _ p: LayoutParameters, from: Int, to: Int,
+                      widths: UnsafeMutablePointer<Int>, items: UnsafeMutablePointer<UInt64>?,
+                      fonts: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int {
+        let prepared = p.prepared
+        let n = prepared.count
+        let origin = Int(prepared.byteOffset[from])
+        let byteCount = prepared.utf8.count
+        widths.update(repeating: 0, count: to - from)
+        if spanMark.count < p.text.spans.count { spanMark = [Int](repeating: 0, count: p.text.spans.count) }
+
+        var runCount = 0
+        var runFonts: [UnsafeMutableRawPointer] = []
+        var node = pango_layout_get_lines_readonly(layout)
+        prepared.scalarAtByte.withUnsafeBufferPointer { scalarAtByte in
+            @inline(__always) func scalar(_ byte: Int) -> Int { Int(scalarAtByte[min(byte, byteCount)]) }
+            while let current = node {
+                node = current.pointee.next
+                guard let line = current.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) else { continue }
+                let startByte = origin + Int(line.pointee.start_index)
+                let start = scalar(startByte)
+                let end = min(to, scalar(startByte + Int(line.pointee.length)))
+
+                // Glyph advances per cluster (attributed to the cluster's first scalar), run fonts.
+                runFonts.removeAll(keepingCapacity: true)
+                runCount = 0
+                var run = line.pointee.runs
+                while let r = run {
+                    run = r.pointee.next
+                    guard let glyphItem = r.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
+                          let item = glyphItem.pointee.item, let glyphs = glyphItem.pointee.glyphs else { continue }
+                    let itemOffset = origin + Int(item.pointee.offset)
+                    if items != nil || fonts != nil {
+                        let a = item.pointee.analysis
+                        var key = UInt64(UInt(bitPattern: a.font)) &* 0x9E37_79B9_7F4A_7C15
+                        key ^= (UInt64(a.level) << 8 | UInt64(a.flags) << 24)
+                        key ^= UInt64(UInt(bitPattern: a.language)) &* 0xC2B2_AE3D_27D4_EB4F
+                        key = key & ~0x1FF | UInt64(a.script) << 1
+                        let s0 = max(from, scalar(itemOffset)), s1 = min(to, scalar(itemOffset + Int(item.pointee.length)))
+                        if s0 < s1, let items {
+                            for s in s0..<s1 { items[s - from] = key }
+                            items[s0 - from] |= 1
+                        }
+                        if s0 < s1, let fonts {
+                            let font = a.font.map { UnsafeMutableRawPointer($0) }
+                            for s in s0..<s1 { fonts[s - from] = font }
+                        }
+                    }
+                    let count = Int(glyphs.pointee.num_glyphs)
+                    guard count > 0 else { continue }
+                    var runHasContent = false
+                    var firstScalar = -1, lastScalar = -1, firstNonZero = -1, lastNonZero = -1
+                    for g in 0..<count {
+                        let s = scalar(itemOffset + Int(glyphs.pointee.log_clusters[g]))
+                        guard s < to else { continue }
+                        let w = glyphs.pointee.glyphs[g].geometry.width
+                        widths[s - from] &+= Int(w)
+                        if g == 0 { firstScalar = s }
+                        if g == count - 1 { lastScalar = s }
+                        if w != 0 {
+                            if firstNonZero < 0 { firstNonZero = s }
+                            lastNonZero = s
+                        }
+                        if !prepared.inserted[s] { runHasContent = true }
+                    }
+                    let firstZero = glyphs.pointee.glyphs[0].geometry.width == 0
+                    let lastZero = glyphs.pointee.glyphs[count - 1].geometry.width == 0
+                    let itemScalar = scalar(itemOffset)
+                    let spacingUnits = itemScalar < n
+                        ? Int32((spacing(prepared, p.spanSpacing, itemScalar) * Double(LOOM_PANGO_SCALE)).rounded()) : 0
+                    let record = RunRecord(leftTarget: firstZero ? firstNonZero : firstScalar, leftZero: firstZero,
+                                           rightTarget: lastZero ? lastNonZero : lastScalar, rightZero: lastZero,
+                                           spacing: spacingUnits)
+                    if runCount < runRecords.count { runRecords[runCount] = record } else { runRecords.append(record) }
+                    runCount += 1
+                    if let font = item.pointee.analysis.font { verify(font, language: item.pointee.analysis.language) }
+                    if p.lineHeight == nil, runHasContent, let font = item.pointee.analysis.font {
+                        let key = UnsafeMutableRawPointer(font)
+                        if !runFonts.contains(key) { runFonts.append(key) }
+                    }
+                }
+                // Undo Pango's trimming of letter spacing at the ends of the line (and next to
+                // zero-width glyphs), as its adjust_line_letter_spacing() does it, so that every
+                // cluster carries its full spacing, as in CSS.
+                for r in 0..<runCount {
+                    let rec = runRecords[r]
+                    if rec.spacing == 0 { continue }
+                    let (left, right) = PangoEngine.distributeLetterSpacing(rec.spacing)
+                    if (rec.leftZero || r == 0), rec.leftTarget >= from { widths[rec.leftTarget - from] &+= Int(left) }
+                    if (rec.rightZero || r == runCount - 1), rec.rightTarget >= from {
+                        widths[rec.rightTarget - from] &+= Int(right)
+                    }
+                }
+
+                // Content extent and CSS width.
+                var first = -1, last = -1
+                var k = start
+                while k < end { if isContent(prepared, k) { first = k; break }; k += 1 }
+                if first >= 0 {
+                    k = end - 1
+                    while k >= first { if isContent(prepared, k) { last = k; break }; k -= 1 }
+                }
+                var units = 0
+                if first >= 0 { for j in first...last { units &+= widths[j - from] } }
+                let height = lineBoxHeight(p, start: start, end: end, runFonts: runFonts)
+                rawLines.append(RawLine(start: start, end: end, first: first, last: last, units: units, height: height))
+            }
+        }
+        var magnitude = 0
+        for i in 0..<(to - from) { magnitude &+= abs(widths[i]) }
+        return magnitude
+    }
+
+    /// The CSS line box of the line [start, end): the strut (base font) and every inline
+    /// box on the line (span fonts; with `normal` line height, also the fonts Pango chose
+    /// for its runs, `runFonts`).
+    func lineBoxHeight(_ p: LayoutParameters, start: Int, end: Int, runFonts: [UnsafeMutableRawPointer]) -> Double {
+        let prepared = p.prepared
+        let n = prepared.count
+        spanStamp &+= 1
+        let stamp = spanStamp
+        var (above, below) = p.base.metrics.halfLeadingSplit(lineHeight: p.lineHeight)
+        let spanEnd = (end < n && prepared.scalars[end] == "\n") ? end + 1 : end
+        var j = start
+        while j < spanEnd {
+            if !prepared.inserted[j] {
+                let s = Int(prepared.span[j])
+                if spanMark[s] != stamp {
+                    spanMark[s] = stamp
+                    let f = p.spanFonts[s]
+                    if f !== p.base && f.resolved != p.base.resolved {
+                        let (a, b) = f.metrics.halfLeadingSplit(lineHeight: p.lineHeight)
+                        above = max(above, a); below = max(below, b)
+                    }
+                }
+            }
+            j += 1
+        }
+        if p.lineHeight == nil {
+            let baseFont = p.base.font.map { UnsafeMutableRawPointer($0) }
+            for font in runFonts where font != baseFont {
+                let (a, b) = metrics(ofRunFont: font).halfLeadingSplit(lineHeight: nil)
+                above = max(above, a); below = max(below, b)
+            }
+        }
+        return above + below
+    }
+}

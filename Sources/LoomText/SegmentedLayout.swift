@@ -1,0 +1,491 @@
+import CPango
+import LoomLayout
+
+// Long texts, laid out in windows.
+//
+// Pango's line breaker costs, for every line it breaks inside an item, time proportional
+// to the rest of the item: it adds up the widths of the rest, and in a word with no break
+// opportunity it walks (and shapes) on to the word's end before it falls back to breaking
+// between characters. A 100 000-character word at a tiny width is 100 000 lines of 100 000
+// characters each. Its itemizer counts, for every paragraph, the characters from the text's
+// start. And it adds widths in 32-bit integers of 1/1024 px, which overflow past 2 097 152
+// px (210 characters 10 000 px apart): then it keeps the whole paragraph on one line.
+//
+// So a long text (PangoLines.swift: `isShort`) is laid out in pieces, every line still
+// Pango's own:
+// 1. The whole text at unlimited width, in groups of at most 64 paragraphs: its log
+//    attributes, its items (font, bidi level, script, language per scalar), its advances.
+//    When every paragraph fits the width, that is the answer.
+// 2. From each line start `f` on, a window: the text from `f` to some `e`, laid out by Pango
+//    at the container width. Pango's decisions for a line depend on the text from its start
+//    to a little past its end (its search stops once it is a "safe distance", three average
+//    character widths, past the width), so the window's lines are the whole text's lines
+//    as long as they end well before `e`: a line is kept when the text from its start to
+//    the last kept line's end (and 8 scalars before `e`) is wider than the width plus six
+//    ems. Pango's items end there too (an attribute that changes nothing), so that in a
+//    long word it does not shape the rest of the window for every line. A window ending at
+//    a paragraph's end (its separator included) keeps every line. A window starting a
+//    paragraph includes the separator before it, so that shaping sees the same context; in
+//    text of a joining script (Arabic …), whose shaping looks at the characters before a
+//    line's start, a window starts at an earlier line start after a space and lays those
+//    lines out again. Each paragraph gets the base direction Pango found for it in the
+//    whole text.
+// 3. A window's log attributes and items are compared with the whole text's before its
+//    lines are kept (rules with a long memory, such as UAX #14's numbers, the script of
+//    common characters or bidi runs of neutrals, can differ near a window's start); a line
+//    is kept only before the first difference. A window that keeps nothing gets more text
+//    before it (up to 1 024 scalars) or after it; one whose difference stays at its start
+//    (a run of thousands of common characters after the character that gave them their
+//    script) takes its own attributes, as Pango would have without the text before.
+// Windows cover a few line widths, so the work is linear in the text. A window's widths stay
+// below 2^30 units, so Pango's sums cannot overflow. Container widths past 2^28 units
+// (262 144 px), which Pango cannot take with room for a window, and the rare paragraph no
+// window settles, are broken greedily over the unlimited-width advances and break
+// opportunities in 64-bit integers (GreedyLines.swift). The test `SegmentedLayoutTests`
+// compares windows, down to the smallest, with whole layouts on texts both can lay out.
+
+/// Paragraphs of a prepared text and the base direction Pango gives each.
+struct Paragraphs {
+    var starts: [Int] = []
+    var directions: [PangoDirection] = []
+}
+
+extension PangoEngine {
+    /// Lays the text out in windows into `collector`; false when the budget stopped it.
+    func segmentedLines(_ p: LayoutParameters, into collector: inout LineCollector) -> Bool {
+        let prepared = p.prepared
+        let n = prepared.count
+        let paragraphs = findParagraphs(prepared)
+        let savedDirection = pango_context_get_base_dir(context)
+        defer { if pango_context_get_base_dir(context) != savedDirection { pango_context_set_base_dir(context, savedDirection) } }
+
+        // 1. The whole text at unlimited width.
+        guard let unlimited = unlimitedLines(p, paragraphs) else { return false }
+
+        // 2. Every paragraph fits (Pango's widths are the CSS ones without negative spacing).
+        let limit = PangoEngine.widthUnits(p.width)
+        if limit == .max
+            || (PangoTextMeasurer.hasNoNegativeSpacing(p.text) && unlimited.allSatisfy({ $0.units <= limit })) {
+            for raw in unlimited { collector.append(raw, prepared) }
+            return true
+        }
+
+        // 3. Widths Pango cannot take with room for a window: greedy lines.
+        let pangoWidth = Int(PangoEngine.pangoWidth(p.width))
+        guard pangoWidth >= 0 && pangoWidth < PangoEngine.safeUnits / 4 else {
+            var f = 0
+            while !collector.isComplete() {
+                let end = paragraphEnd(prepared, f)
+                guard greedyLines(p, from: f, to: end, limit: limit, into: &collector) else { return false }
+                if end >= n { break }
+                f = end + 1
+            }
+            return true
+        }
+        return windowLines(p, paragraphs, pangoWidth: pangoWidth, into: &collector)
+    }
+
+    /// Lays the text out at unlimited width, in groups of paragraphs (Pango counts the
+    /// characters from the text's start for every paragraph it itemizes: quadratic in a
+    /// text of many paragraphs), each with the base direction Pango gives it in the whole
+    /// text, and keeps each scalar's advances (`clusterWidth`), item (`fullItems`), font
+    /// (`scalarFonts`) and log attributes (`fullAttrs`). Returns the lines (one a
+    /// paragraph), or nil when the budget stopped it.
+    private func unlimitedLines(_ p: LayoutParameters, _ paragraphs: Paragraphs) -> [RawLine]? {
+        let prepared = p.prepared
+        let n = prepared.count
+        if clusterWidth.count < n { clusterWidth = [Int](repeating: 0, count: n) }
+        if fullItems.count < n { fullItems = [UInt64](repeating: 0, count: n) }
+        if scalarFonts.count < n { scalarFonts = [UnsafeMutableRawPointer?](repeating: nil, count: n) }
+        fullAttrs.removeAll(keepingCapacity: true)
+        fullAttrs.append(contentsOf: repeatElement(PangoLogAttr(), count: n + 1))
+        var lines: [RawLine] = []
+        var first = 0
+        let count = paragraphs.starts.count
+        while first < count {
+            if shouldStop() { return nil }
+            // A group: paragraphs of one direction, at most 64 of them and (unless one is
+            // longer) 16 384 scalars.
+            var last = first
+            while last + 1 < count && last + 1 - first < 64 && paragraphs.directions[last + 1] == paragraphs.directions[first]
+                    && paragraphs.starts[last + 2 < count ? last + 2 : last + 1] - paragraphs.starts[first] <= 16_384 {
+                last += 1
+            }
+            let groupStart = paragraphs.starts[first]
+            let groupEnd = last + 1 < count ? paragraphs.starts[last + 1] - 1 : n
+            // The separators around the group come along, as context (SegmentedLayout's top).
+            let from = groupStart > 0 ? groupStart - 1 : 0
+            let to = groupEnd < n ? groupEnd + 1 : n
+            if pango_context_get_base_dir(context) != paragraphs.directions[first] {
+                pango_context_set_base_dir(context, paragraphs.directions[first])
+            }
+            configureLayout(windowLayout, p, from: from, to: to, width: -1)
+            rawLines.removeAll(keepingCapacity: true)
+            clusterWidth.withUnsafeMutableBufferPointer { widths in
+                fullItems.withUnsafeMutableBufferPointer { items in
+                    scalarFonts.withUnsafeMutableBufferPointer { fonts in
+                        _ = analyzeLines(windowLayout, p, from: from, to: to, widths: widths.baseAddress! + from,
+                                         items: items.baseAddress! + from, fonts: fonts.baseAddress! + from)
+                    }
+                }
+            }
+            var attrCount: Int32 = 0
+            if let attrs = pango_layout_get_log_attrs_readonly(windowLayout, &attrCount) {
+                for i in groupStart...to where i - from < Int(attrCount) { fullAttrs[i] = attrs[i - from] }
+            }
+            for line in rawLines where line.start >= groupStart && (line.start <= groupEnd || line.start == n) {
+                lines.append(line)
+            }
+            first = last + 1
+        }
+        return lines
+    }
+
+    /// The paragraphs' starts and Pango's base direction for each (pango_layout_check_lines
+    /// with auto direction: the first strong character's, a neutral paragraph the one before
+    /// it, the first one the text's or the context's).
+    func findParagraphs(_ prepared: PreparedText) -> Paragraphs {
+        var result = Paragraphs()
+        prepared.utf8.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { text in
+                var previous = loom_find_base_dir(text.baseAddress, Int32(text.count))
+                if previous == PANGO_DIRECTION_NEUTRAL { previous = pango_context_get_base_dir(context) }
+                var start = 0
+                while true {
+                    let end = paragraphEnd(prepared, start)
+                    let from = Int(prepared.byteOffset[start]), to = Int(prepared.byteOffset[end])
+                    var direction = loom_find_base_dir(text.baseAddress! + from, Int32(to - from))
+                    if direction == PANGO_DIRECTION_NEUTRAL { direction = previous } else { previous = direction }
+                    result.starts.append(start)
+                    result.directions.append(direction)
+                    if end >= prepared.count { break }
+                    start = end + 1
+                }
+            }
+        }
+        return result
+    }
+
+    /// The end of the paragraph holding scalar `i` (its separator's index, or the text's end).
+    func paragraphEnd(_ prepared: PreparedText, _ i: Int) -> Int {
+        var e = i
+        while e < prepared.count && prepared.scalars[e] != "\n" { e += 1 }
+        return e
+    }
+
+    // MARK: Windows
+
+    private func windowLines(_ p: LayoutParameters, _ paragraphs: Paragraphs, pangoWidth w: Int,
+                             into collector: inout LineCollector) -> Bool {
+        let prepared = p.prepared
+        let n = prepared.count
+        // Six ems of the largest font: more than Pango's safe distance plus what its
+        // approximate widths (before reshaping a line) can differ by.
+        var em = p.base.resolved.pixelSize
+        for f in p.spanFonts where f.resolved.pixelSize > em { em = f.resolved.pixelSize }
+        let emUnits = Int(min(em, 1e6) * Double(LOOM_PANGO_SCALE))
+        let slack = 6 * emUnits + Int(LOOM_PANGO_SCALE)
+        let scale: Double
+        if case .windows(let s) = strategy { scale = max(0, s) } else { scale = 4 }
+        let baseReach = w + slack + max(Int(scale * Double(w + slack)), Int(scale * 6) * emUnits)
+        let hasJoining = prepared.scalars.contains { PangoEngine.isJoiningRelated($0.value) }
+
+        var direction = pango_context_get_base_dir(context)
+        var accepted: [Int] = []
+        var f = 0
+        var paragraph = 0
+        // The reach that kept lines last (a window that keeps none is tried again larger),
+        // and whether that window took its own attributes (see below).
+        var settled = baseReach
+        var stuck = false
+        while f < n {
+            if shouldStop() { return false }
+            if collector.isComplete() { return true }
+            while paragraph + 1 < paragraphs.starts.count && paragraphs.starts[paragraph + 1] <= f { paragraph += 1 }
+            let paragraphStart = paragraphs.starts[paragraph]
+            let paragraphEnd = paragraph + 1 < paragraphs.starts.count ? paragraphs.starts[paragraph + 1] - 1 : n
+            if paragraphs.directions[paragraph] != direction {
+                direction = paragraphs.directions[paragraph]
+                pango_context_set_base_dir(context, direction)
+            }
+
+            // The window's start: `f`, or an earlier line start for shaping context.
+            var start = f
+            if hasJoining && f != paragraphStart && !isCleanStart(prepared, f) {
+                var k = accepted.count - 1
+                while k >= 0 && accepted[k] >= paragraphStart && f - accepted[k] <= 4096 && accepted.count - k <= 64 {
+                    if accepted[k] == paragraphStart || isCleanStart(prepared, accepted[k]) {
+                        start = accepted[k]
+                        break
+                    }
+                    k -= 1
+                }
+            }
+            var reach = settled
+            var minimumEnd = 0
+            var contextTries = 0
+            var relaxed = false
+            var kept = 0
+            while true {
+                if shouldStop() { return false }
+                let window = windowBounds(prepared, paragraphs, paragraph: paragraph, start: start, from: f, reach: reach,
+                                          minimumEnd: minimumEnd, widthUnits: w, slack: slack)
+                let outcome = layOutWindow(p, window, from: f, widthUnits: w, slack: slack, relaxed: relaxed,
+                                           into: &collector, accepted: &accepted)
+                kept = outcome.kept
+                if kept > 0 {
+                    f = outcome.next
+                    settled = max(baseReach, reach - reach / 4)
+                    stuck = relaxed
+                    break
+                }
+                if window.end - window.start > 16_384 { break }
+                if outcome.missingStart && start < f { start = f; continue }
+                if let x = outcome.mismatch, x - f < 64, !relaxed,
+                   let later = laterScriptSource(of: x, prepared, windowStart: window.start, paragraphStart: paragraphStart,
+                                                 paragraphEnd: paragraphEnd), later > minimumEnd {
+                    // A common character at the start of its paragraph, whose script comes
+                    // from the first character after it that has one: the window takes it in.
+                    minimumEnd = later
+                    continue
+                }
+                if let x = outcome.mismatch, x - f < 64, !relaxed {
+                    // A difference near the start: more text before `f` (whole lines), up
+                    // to 4 096 scalars (1 024 when the window before needed its own
+                    // attributes too: a long run of characters whose script or level comes
+                    // from far before); then the window's own attributes are taken.
+                    contextTries += 1
+                    let want = f - (stuck ? 1024 : 64 << (2 * contextTries))
+                    var k = accepted.count - 1
+                    while k >= 0 && accepted[k] > want && accepted[k] > paragraphStart { k -= 1 }
+                    let earlier = k >= 0 ? max(accepted[k], paragraphStart) : paragraphStart
+                    if contextTries <= (stuck ? 1 : 3) && earlier < start { start = earlier; continue }
+                    relaxed = true
+                    start = f
+                    continue
+                }
+                if !window.complete && !outcome.overflow && reach < PangoEngine.safeUnits / 2 { reach *= 2; continue }
+                if outcome.overflow && reach > w + slack { reach = max(w + slack, reach / 2); continue }
+                if !relaxed { relaxed = true; continue }
+                break
+            }
+            if kept == 0 {
+                // No window settles this paragraph: the rest of it greedily.
+                guard greedyLines(p, from: f, to: paragraphEnd, limit: PangoEngine.widthUnits(p.width), into: &collector)
+                else { return false }
+                f = paragraphEnd + 1
+            }
+        }
+        // A text ending with a separator ends with an empty line (a paragraph of its own).
+        if n > 0 && prepared.scalars[n - 1] == "\n" && !collector.isComplete() && collector.lines.last?.start != n {
+            return greedyLines(p, from: n, to: n, limit: 0, into: &collector)
+        }
+        return true
+    }
+
+    /// A window: the scalars [start, end) laid out (`start` one before the first line's
+    /// start when that begins a paragraph: its separator), up to `limit` (where lines may be
+    /// kept); `complete` when the window ends at a paragraph's end (then `end` includes the
+    /// separator, as in the whole text).
+    struct Window {
+        var start: Int
+        var end: Int
+        var limit: Int
+        var complete: Bool
+    }
+
+    private func windowBounds(_ prepared: PreparedText, _ paragraphs: Paragraphs, paragraph: Int, start: Int, from f: Int,
+                              reach: Int, minimumEnd: Int, widthUnits w: Int, slack: Int) -> Window {
+        let n = prepared.count
+        let windowStart = start > 0 && prepared.scalars[start - 1] == "\n" ? start - 1 : start
+        var magnitude = 0
+        for i in windowStart..<f { magnitude &+= abs(clusterWidth[i]) }
+        let cap = PangoEngine.safeUnits - w - 2 * slack
+        var e = f
+        var covered = 0
+        var next = paragraph + 1
+        while e < n {
+            if prepared.scalars[e] == "\n" {
+                // A paragraph's end: stop there when far enough, when the next one has
+                // another direction, or after 64 paragraphs (Pango counts characters from
+                // the text's start for every paragraph).
+                if (covered >= reach && e >= minimumEnd) || paragraphs.directions[next] != paragraphs.directions[paragraph]
+                    || next - paragraph >= 64 { break }
+                next += 1
+            } else if e >= f + 16 && e >= minimumEnd && covered >= reach {
+                break
+            }
+            let c = clusterWidth[e]
+            if magnitude + abs(c) >= cap { break }
+            covered &+= c
+            magnitude &+= abs(c)
+            e += 1
+        }
+        if e < n && prepared.scalars[e] != "\n" {
+            // A short rest of the paragraph comes along.
+            var r = e, extra = 0
+            while r < n && prepared.scalars[r] != "\n" && r - e <= 32 { extra &+= abs(clusterWidth[r]); r += 1 }
+            if (r == n || prepared.scalars[r] == "\n") && r - e <= 32 && magnitude + extra < cap { e = r }
+        }
+        let complete = e == n || prepared.scalars[e] == "\n"
+        let end = complete && e < n ? e + 1 : e
+        // Through the text's end: its last (empty) paragraph after a final separator too.
+        return Window(start: windowStart, end: end, limit: end == n ? n : e, complete: complete)
+    }
+
+    private struct WindowOutcome {
+        var kept = 0
+        /// The start of the line after the last one kept.
+        var next = 0
+        /// The first scalar whose attributes or item differ from the whole text's.
+        var mismatch: Int?
+        /// No line of the window starts at `f` (its lines before `f` broke elsewhere).
+        var missingStart = false
+        /// The window's widths came too close to Pango's limit.
+        var overflow = false
+    }
+
+    /// Lays out a window and keeps the lines from `f` on that are the whole text's.
+    private func layOutWindow(_ p: LayoutParameters, _ window: Window, from f: Int, widthUnits w: Int, slack: Int,
+                              relaxed: Bool, into collector: inout LineCollector, accepted: inout [Int]) -> WindowOutcome {
+        let prepared = p.prepared
+        let n = prepared.count
+        let (a0, a1) = (window.start, window.end)
+        var outcome = WindowOutcome()
+        configureLayout(windowLayout, p, from: a0, to: a1, width: Int32(w),
+                        split: window.complete ? nil : window.limit - 8)
+        if windowWidth.count < a1 - a0 { windowWidth = [Int](repeating: 0, count: a1 - a0) }
+        if windowItems.count < a1 - a0 { windowItems = [UInt64](repeating: 0, count: a1 - a0) }
+        rawLines.removeAll(keepingCapacity: true)
+        let magnitude = windowWidth.withUnsafeMutableBufferPointer { widths in
+            windowItems.withUnsafeMutableBufferPointer { items in
+                analyzeLines(windowLayout, p, from: a0, to: a1, widths: widths.baseAddress!, items: items.baseAddress!,
+                             fonts: nil)
+            }
+        }
+        if magnitude + w >= PangoEngine.safeUnits { outcome.overflow = true; return outcome }
+        guard let k0 = rawLines.firstIndex(where: { $0.start == f }) else { outcome.missingStart = true; return outcome }
+
+        // Where lines may end: the window's end if it ends a paragraph, else before its
+        // last line and 8 scalars before its end.
+        var limit = window.limit
+        if !window.complete {
+            limit = min(limit - 8, rawLines[rawLines.count - 1].start)
+        }
+        var lastParagraphEnd = window.complete ? window.limit : -1
+        var i = window.limit - 1
+        while i >= f && lastParagraphEnd < 0 { if prepared.scalars[i] == "\n" { lastParagraphEnd = i }; i -= 1 }
+
+        // The window's attributes and items against the whole text's.
+        if let x = firstDifference(from: f, to: limit, windowStart: a0, firstLine: k0) {
+            outcome.mismatch = x
+            if !relaxed { limit = min(limit, x - 16) }
+        }
+        let checkWidth = outcome.mismatch != nil && !relaxed
+        // The widths of the window's scalars from each line start to `limit`.
+        var covered = 0
+        if limit > f { for j in f..<limit { covered &+= windowWidth[j - a0] } }
+        var k = k0
+        var lineStart = f
+        while k < rawLines.count {
+            let line = rawLines[k]
+            if line.start > window.limit || line.end > limit { break }
+            if (checkWidth || line.end > lastParagraphEnd) && covered <= w + slack { break }
+            collector.append(line, prepared)
+            accepted.append(line.start)
+            for j in line.start..<line.end { clusterWidth[j] = windowWidth[j - a0] }
+            outcome.kept += 1
+            let next = line.end < n && prepared.scalars[line.end] == "\n" ? line.end + 1 : line.end
+            for j in lineStart..<min(next, limit) { covered &-= windowWidth[j - a0] }
+            lineStart = next
+            outcome.next = next
+            k += 1
+        }
+        return outcome
+    }
+
+    /// The first scalar in (f, limit) whose log attributes or item (font, level, script,
+    /// language, and whether an item starts there, line starts aside) differ between the
+    /// window (`windowItems`, laid out from `windowStart`) and the whole text.
+    private func firstDifference(from f: Int, to limit: Int, windowStart a0: Int, firstLine k0: Int) -> Int? {
+        guard limit > f + 1 else { return nil }
+        var count: Int32 = 0
+        guard let attrs = pango_layout_get_log_attrs_readonly(windowLayout, &count) else { return f + 1 }
+        var k = k0
+        return fullAttrs.withUnsafeBufferPointer { full -> Int? in
+            UnsafeRawPointer(attrs).withMemoryRebound(to: UInt32.self, capacity: Int(count)) { window in
+                UnsafeRawPointer(full.baseAddress!).withMemoryRebound(to: UInt32.self, capacity: full.count) { whole in
+                    let mask = PangoEngine.lineBreakingAttributes
+                    for i in (f + 1)..<limit {
+                        if i - a0 >= Int(count) || (window[i - a0] ^ whole[i]) & mask != 0 { return i }
+                        while k < rawLines.count && rawLines[k].start < i { k += 1 }
+                        let lineStart = k < rawLines.count && rawLines[k].start == i
+                        let difference = windowItems[i - a0] ^ fullItems[i]
+                        if difference & ~1 != 0 || (difference & 1 != 0 && !lineStart) { return i }
+                    }
+                    return nil
+                }
+            }
+        }
+    }
+
+    /// The bits of a PangoLogAttr that line breaking reads (can_break_at, the width of a
+    /// space at a break, hyphens); the others (word and sentence boundaries) can differ
+    /// at a window's start without consequence.
+    static let lineBreakingAttributes: UInt32 = {
+        var attr = PangoLogAttr()
+        attr.is_line_break = 1; attr.is_mandatory_break = 1; attr.is_char_break = 1; attr.is_white = 1
+        attr.is_cursor_position = 1; attr.break_inserts_hyphen = 1; attr.break_removes_preceding = 1
+        return withUnsafeBytes(of: attr) { $0.load(as: UInt32.self) }
+    }()
+
+    /// When the window gave scalar `x` no script (Common or Inherited) and the whole text
+    /// did, and no scalar before it in its paragraph has one: where the window must reach
+    /// to take in the first scalar after it that has one (Pango's script of a paragraph's
+    /// leading common characters), 16 scalars past it; nil otherwise (or when that is more
+    /// than 16 384 scalars on).
+    private func laterScriptSource(of x: Int, _ prepared: PreparedText, windowStart a0: Int, paragraphStart: Int,
+                                   paragraphEnd: Int) -> Int? {
+        @inline(__always) func script(_ key: UInt64) -> UInt64 { (key >> 1) & 0xFF }
+        // Whether a character has a script of its own (not Common, Inherited or Unknown).
+        @inline(__always) func hasScript(_ i: Int) -> Bool {
+            let s = g_unichar_get_script(prepared.scalars[i].value)
+            return s != G_UNICODE_SCRIPT_COMMON && s != G_UNICODE_SCRIPT_INHERITED && s != G_UNICODE_SCRIPT_UNKNOWN
+        }
+        guard x - a0 < windowItems.count, script(windowItems[x - a0]) <= 1, script(fullItems[x]) > 1 else { return nil }
+        var j = x - 1
+        while j >= paragraphStart {
+            if hasScript(j) || x - j > 1024 { return nil }
+            j -= 1
+        }
+        var y = x + 1
+        while y < paragraphEnd && !hasScript(y) {
+            if y - x > 16_384 { return nil }
+            y += 1
+        }
+        return min(y + 16, paragraphEnd)
+    }
+
+    /// Whether a window may start a line at `i` without the text before it: the scalar
+    /// before (inserted ones aside) and the one at `i` are of no joining script.
+    func isCleanStart(_ prepared: PreparedText, _ i: Int) -> Bool {
+        var j = i - 1
+        while j >= 0 && prepared.inserted[j] { j -= 1 }
+        if j < 0 || prepared.scalars[j] == "\n" { return true }
+        return !PangoEngine.isJoiningRelated(prepared.scalars[j].value)
+            && !PangoEngine.isJoiningRelated(prepared.scalars[i].value)
+    }
+
+    /// Scripts whose shaping looks at the characters before a line's start (cursive
+    /// joining: HarfBuzz's pre-context), with the joiners and combining marks.
+    static func isJoiningRelated(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x0300..<0x0370, 0x0591..<0x0900, 0x1800..<0x18B0, 0x1AB0..<0x1B00, 0x1DC0..<0x1E00, 0x200C, 0x200D,
+             0x20D0..<0x2100, 0xA840..<0xA880, 0xFB50..<0xFE00, 0xFE20..<0xFE30, 0xFE70..<0xFF00,
+             0x10AC0..<0x10B00, 0x10B80..<0x10BB0, 0x10D00..<0x10D40, 0x10F30..<0x11000, 0x1E900..<0x1E960:
+            return true
+        default:
+            return false
+        }
+    }
+}

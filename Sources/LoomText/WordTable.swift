@@ -1,0 +1,115 @@
+import CPango
+import LoomLayout
+
+/// An engine's own copy of the word entries it used lately, for words of at most
+/// `WordCache.Key.maxBytes` bytes: open addressing with linear probing over a power of two
+/// of slots that hold keys and entries by value, so a lookup takes no lock and retains
+/// nothing. A key is looked for in at most `maxProbes` slots (and, when they are all taken,
+/// replaces the entry in its first one), so words crafted to collide cost a bounded number
+/// of comparisons and then go to the shared cache. At most `limit` entries (then emptied);
+/// valid while the shared cache's `generation` is. A value type over memory that
+/// `WordScratch` owns: a measurement keeps it in a local variable (no exclusivity checks
+/// per word) and stores it back.
+struct WordTable {
+    struct Slot {
+        var key: WordCache.Key
+        var entry: WordCache.Entry
+    }
+    private var slots: UnsafeMutablePointer<Slot>? = nil
+    private var mask = 0
+    private var count = 0
+    var generation = -1
+    /// `SeededHasher.seed`, read once.
+    let seed = SeededHasher.seed
+
+    static let limit = 8192
+    static let maxProbes = 16
+    private static let initialSlots = 512
+
+    @inline(__always) func find(_ key: WordCache.Key) -> WordCache.Entry? {
+        guard let slots else { return nil }
+        var i = key.hash & mask
+        for _ in 0..<WordTable.maxProbes {
+            let slot = slots + i
+            if slot.pointee.key.meta == 0 { return nil }
+            if slot.pointee.key == key { return slot.pointee.entry }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// Adds a key that `find` did not find.
+    mutating func insert(_ key: WordCache.Key, _ entry: WordCache.Entry) {
+        if count >= WordTable.limit { removeAll() }
+        if slots == nil || (count + 1) * 2 > mask + 1 { grow() }
+        if place(key, entry) { count += 1 }
+    }
+
+    /// Stores the entry in the first free slot of the key's probes, or in its first slot
+    /// when none is free; true when it took a free slot.
+    private mutating func place(_ key: WordCache.Key, _ entry: WordCache.Entry) -> Bool {
+        guard let slots else { return false }
+        let home = key.hash & mask
+        var i = home
+        for _ in 0..<WordTable.maxProbes {
+            if slots[i].key.meta == 0 {
+                slots[i] = Slot(key: key, entry: entry)
+                return true
+            }
+            i = (i + 1) & mask
+        }
+        slots[home] = Slot(key: key, entry: entry)
+        return false
+    }
+
+    /// Doubles the slots (at most half of them taken), keeping the entries.
+    private mutating func grow() {
+        let old = slots, oldSize = old == nil ? 0 : mask + 1
+        let size = old == nil ? WordTable.initialSlots : oldSize * 2
+        let fresh = UnsafeMutablePointer<Slot>.allocate(capacity: size)
+        fresh.initialize(repeating: Slot(key: .empty, entry: .invalid), count: size)
+        slots = fresh
+        mask = size - 1
+        count = 0
+        guard let old else { return }
+        for i in 0..<oldSize where old[i].key.meta != 0 {
+            if place(old[i].key, old[i].entry) { count += 1 }
+        }
+        old.deinitialize(count: oldSize)
+        old.deallocate()
+    }
+
+    mutating func removeAll() {
+        if let slots { slots.update(repeating: Slot(key: .empty, entry: .invalid), count: mask + 1) }
+        count = 0
+    }
+
+    /// Frees the slots (by the owner, once).
+    func deallocate() {
+        guard let slots else { return }
+        slots.deinitialize(count: mask + 1)
+        slots.deallocate()
+    }
+}
+
+/// Per-engine buffers of the word path, reused between measurements.
+final class WordScratch {
+    struct Line { var units: Int; var endsParagraph: Bool; var empty: Bool }
+    var lines: [Line] = []
+    /// The text's bytes when it has several spans.
+    var bytes: [UInt8] = []
+    /// A paragraph's nominal glyphs and where soft rules may start (`WordLineState`).
+    var glyphs: [UInt32] = []
+    var starts: [UInt8] = []
+    var words = WordTable()
+
+    /// Drops buffers that grew past `elements` (after a long text).
+    func shrink(to elements: Int) {
+        if lines.capacity > elements { lines = [] }
+        if bytes.capacity > elements { bytes = [] }
+        if glyphs.capacity > elements { glyphs = [] }
+        if starts.capacity > elements { starts = [] }
+    }
+
+    deinit { words.deallocate() }
+}
