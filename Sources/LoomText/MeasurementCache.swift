@@ -30,9 +30,6 @@ public struct TextCacheStatistics: Hashable, Sendable, Codable {
         self.bytes = bytes; self.byteCapacity = byteCapacity
         self.wordEntries = wordEntries; self.wordBytes = wordBytes; self.wordByteCapacity = wordByteCapacity
     }
-
-    /// hits / (hits + misses), 0 when there were no lookups.
-    public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
 }
 
 /// A bounded cache of measurements: for each text the answers in up to `answersPerText`

@@ -104,7 +104,6 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private var engineCount = 0
     private var allEngines: [PangoEngine] = []
     /// Engines discarded because a font's metrics were computed in a race, and their counts.
-    private var discardedEngines = 0
     private var discardedPaths = (fromWords: 0, fromLayout: 0)
     private let cache: MeasurementCache
     private let wordCache: WordCache?
@@ -295,9 +294,6 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         return catalog.families.first { $0.name.lowercased() == key }?.name
     }
 
-    /// The aliases (lower-cased request name → family).
-    public static var familyAliases: [String: String] { FontCatalog.aliases }
-
     /// Hits, misses and size of the measurement cache, and the size of the word cache.
     public var cacheStatistics: TextCacheStatistics {
         var statistics = cache.statistics
@@ -328,9 +324,6 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// plus the engines discarded).
     public var engineCountCreated: Int { poolLock.withLock { engineCount } }
 
-    /// Engines discarded so far because a font's metrics were computed in a race.
-    public var discardedEngineCount: Int { poolLock.withLock { discardedEngines } }
-
     private func withEngine<T>(_ body: (PangoEngine) -> T) -> T {
         let engine: PangoEngine = poolLock.withLock { () -> PangoEngine? in
             idleEngines.popLast()
@@ -347,7 +340,6 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
                     discardedPaths.fromLayout += engine.fromLayout
                     allEngines.removeAll { $0 === engine }
                 } else if engine.poisoned {
-                    discardedEngines += 1
                     discardedPaths.fromWords += engine.fromWords
                     discardedPaths.fromLayout += engine.fromLayout
                     allEngines.removeAll { $0 === engine }

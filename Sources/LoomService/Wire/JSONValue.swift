@@ -7,17 +7,6 @@ public enum JSONValue: Equatable, Sendable {
     case string(String)
     case array([JSONValue])
     case object([JSONMember])
-
-    public var typeDescription: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
-    }
 }
 
 public struct JSONMember: Equatable, Sendable {
