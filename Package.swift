@@ -47,6 +47,7 @@ let package = Package(
             "LoomService", "LoomLayout", "LoomHTTP",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ], path: "Sources/LoomServer",
                 resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/playground.html")]),
 

@@ -10,6 +10,7 @@ public final class Router: @unchecked Sendable {
     public let service: LayoutService
     public let pool: LayoutPool
     public let metrics: ServiceMetrics
+    public let httpMetrics: HTTPMetrics
     private let fontsJSON: @Sendable () -> [UInt8]
     private let textCacheStatistics: @Sendable () -> TextCacheFigures?
     private let draining = Atomic<Bool>(false)
@@ -20,6 +21,7 @@ public final class Router: @unchecked Sendable {
         self.service = service
         self.pool = pool
         self.metrics = metrics
+        self.httpMetrics = HTTPMetrics(factory: metrics.factory)
         self.fontsJSON = fontsJSON
         self.textCacheStatistics = textCacheStatistics
     }
@@ -102,7 +104,7 @@ public final class Router: @unchecked Sendable {
     /// `response`, counted in the metrics as an answer of `route` (answers the router gives
     /// before the handler runs are counted like the others).
     private func counted(_ response: HTTPResponse, _ route: Route, _ method: String) -> HTTPResponse {
-        metrics.request(route: route.rawValue, label: route.label, method: method, status: response.status, nanoseconds: 0)
+        httpMetrics.request(route: route.rawValue, label: route.label, method: method, status: response.status, nanoseconds: 0)
         return response
     }
 
@@ -119,12 +121,12 @@ public final class Router: @unchecked Sendable {
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let start = DispatchTime.now().uptimeNanoseconds
         let route = Route(path: request.path)
-        let metrics = self.metrics
+        let httpMetrics = self.httpMetrics
         let method = request.method
         // Every answer is counted and timed (route, method, status) on its way out, here and
         // now or later from the pool.
         @Sendable func finish(_ response: HTTPResponse) {
-            metrics.request(route: route.rawValue, label: route.label, method: method, status: response.status,
+            httpMetrics.request(route: route.rawValue, label: route.label, method: method, status: response.status,
                             nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
             respond(response)
         }

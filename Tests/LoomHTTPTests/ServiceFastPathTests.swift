@@ -38,14 +38,15 @@ final class ServiceFastPathTests: XCTestCase {
     // MARK: metrics
 
     func testMetricsByRouteNumberAreTheSameSeries() {
-        let metrics = ServiceMetrics()
+        let service = ServiceMetrics()
+        let metrics = HTTPMetrics(factory: service.factory)
         metrics.request(route: Router.Route.layout.rawValue, label: "/layout", method: "POST", status: 200, nanoseconds: 300_000)
         metrics.request(route: Router.Route.layout.rawValue, label: "/layout", method: "POST", status: 200, nanoseconds: 2_000_000)
         metrics.request(route: "/layout", method: "POST", status: 200, seconds: 0.000_1)
         metrics.request(route: Router.Route.layout.rawValue, label: "/layout", method: "POST", status: 415, nanoseconds: 1)
         metrics.request(route: Router.Route.layout.rawValue, label: "/layout", method: "PUT", status: 405, nanoseconds: 1)
         metrics.request(route: Router.Route.other.rawValue, label: "other", method: "GET", status: 404, nanoseconds: 1)
-        let text = String(decoding: metrics.render(cache: .init(), subtree: .init(), text: nil), as: UTF8.self)
+        let text = String(decoding: service.render(cache: .init(), subtree: .init(), text: nil), as: UTF8.self)
         func value(_ series: String) -> String? {
             text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.map { String($0.dropFirst(series.count + 1)) }
         }
