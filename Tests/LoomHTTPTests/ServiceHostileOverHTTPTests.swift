@@ -23,7 +23,7 @@ final class ServiceHostileOverHTTPTests: ServiceOverHTTPTestCase {
         // leaving can end its layout.
         let loom = try startLoom {
             $0.workers = 1
-            $0.budget.measurements = Int.max / 4
+            $0.budget.measurements = Int.max / 4; $0.budget.characters = Int.max / 4; $0.budget.lines = Int.max / 4
             $0.deadlineSeconds = 3600
         }
         let body = Array(Self.chain(depth: 40).utf8)
@@ -41,7 +41,7 @@ final class ServiceHostileOverHTTPTests: ServiceOverHTTPTestCase {
     func testALayoutPastItsDeadlineIs503AndFreesItsWorker() throws {
         let loom = try startLoom {
             $0.workers = 1
-            $0.budget.measurements = Int.max / 4
+            $0.budget.measurements = Int.max / 4; $0.budget.characters = Int.max / 4; $0.budget.lines = Int.max / 4
             $0.deadlineSeconds = 0.3
         }
         let response = try postJSON(loom, "/layout", Self.chain(depth: 40))

@@ -223,32 +223,37 @@ final class ServiceOverHTTPTests: ServiceOverHTTPTestCase {
     }
 
     /// The same with real traffic only: a request being laid out on the single worker makes
-    /// the next one 503. The first request is a large tree sent in full; the second is sent
-    /// only once the first is known to be running (the pool reports it).
+    /// the next one 503. The first is a tree whose measurements multiply with its depth, with
+    /// no budget to stop it: it holds the worker until its deadline (3 s), so the probe sent
+    /// while it runs always meets a busy pool.
     func testOverloadedUnderRealTraffic() throws {
-        let loom = try startLoom { $0.workers = 1; $0.queueLimit = 0; $0.maxNodes = 1_000_000 }
-        // A tree that takes a while: many distinct text nodes (no caches help).
-        let children = (0..<6000).map {
-            #"{"type": "text", "text": "item \#($0) of a long list \#($0 * 7919)", "font": {"family": "Roboto", "size": \#(10 + $0 % 9)}}"#
-        }.joined(separator: ",")
-        let heavy = #"{"sizeRange": {"max": {"width": 320}}, "root": {"type": "stack", "direction": "vertical", "children": [\#(children)]}}"#
+        let loom = try startLoom {
+            $0.workers = 1; $0.queueLimit = 0
+            $0.budget.measurements = Int.max / 4; $0.budget.characters = Int.max / 4; $0.budget.lines = Int.max / 4
+            $0.deadlineSeconds = 3
+        }
+        var node = #"{"type":"text","text":"leaf","font":{"family":"Roboto","size":14}}"#
+        for d in 0..<40 {
+            node = #"{"type":"stack","direction":"\#(d % 2 == 0 ? "horizontal" : "vertical")","children":["#
+                + #"{"type":"ratio","ratio":\#(["0.5", "0.75", "1"][d % 3]),"style":{"flexGrow":1,"flexShrink":1},"child":\#(node)},"#
+                + #"{"type":"text","text":"x y","font":{"family":"Roboto","size":14},"style":{"flexGrow":1,"flexShrink":1}}]}"#
+        }
+        let heavy = #"{"sizeRange":{"max":{"width":300,"height":700}},"root":\#(node)}"#
         let slow = try RawHTTPClient(port: loom.port, timeout: 60)
         try slow.send(RawHTTPClient.request("POST", "/layout", headers: Self.json, body: Array(heavy.utf8)))
         guard waitFor(20, { loom.pool.load.running == 1 }) else { return XCTFail("the heavy layout never started") }
 
         let refused = try postJSON(loom, "/layout", Self.row(11))
-        if refused.status == 200 {
-            // Only possible if the heavy layout finished in between: then the pool is idle.
-            XCTAssertEqual(loom.pool.load.running, 0, "a 200 while the only worker was busy")
-            print("testOverloadedUnderRealTraffic: the heavy layout finished before the probe; 503 not exercised")
-        } else {
-            XCTAssertEqual(refused.status, 503, refused.text)
-            XCTAssertEqual(refused.header("Retry-After"), "1")
-            XCTAssertEqual(errorObject(refused)["code"] as? String, "overloaded")
-        }
+        XCTAssertEqual(refused.status, 503, refused.text)
+        XCTAssertEqual(refused.header("Retry-After"), "1")
+        XCTAssertEqual(errorObject(refused)["code"] as? String, "overloaded")
+        // Not ready while a new layout would be refused.
+        XCTAssertEqual(try request(loom, "GET", "/readyz").status, 503)
+
         let heavyResponse = try slow.readResponse()
-        XCTAssertEqual(heavyResponse.status, 200)
-        XCTAssertEqual(frames(heavyResponse).count, 0)
+        XCTAssertEqual(heavyResponse.status, 503)
+        XCTAssertEqual(errorObject(heavyResponse)["code"] as? String, "deadline_exceeded")
+        XCTAssertTrue(waitFor(5) { loom.pool.load.running == 0 })
         XCTAssertEqual(try postJSON(loom, "/layout", Self.row(11)).status, 200)
     }
 
