@@ -45,9 +45,10 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(outcome.status, 200, Svc.text(outcome.body))
         XCTAssertEqual(outcome.contentType, "application/json")
         let r = results(outcome)
-        XCTAssertEqual(r.count, 4)
+        guard r.count == 4 else { return XCTFail("expected 4 results: \(Svc.text(outcome.body))") }
         // Good items: the same bytes a single request gets.
         let texts = resultTexts(outcome)
+        guard texts.count == 4 else { return XCTFail("the batch response does not parse into 4 results: \(Svc.text(outcome.body))") }
         for k in [0, 2, 3] {
             let single = LayoutService(textMeasurer: nil).layout(body: Array(item(k).utf8))
             XCTAssertEqual(texts[k], Svc.text(single.body), "item \(k)")
@@ -76,7 +77,7 @@ final class BatchTests: XCTestCase {
         let outcome = batch(service, #"{"items": [\#(items.joined(separator: ","))]}"#)
         XCTAssertEqual(outcome.status, 200)
         let r = results(outcome).map { ($0 as? [String: Any])?["error"] as? [String: Any] }
-        XCTAssertEqual(r.count, 7)
+        guard r.count == 7 else { return XCTFail("expected 7 results: \(Svc.text(outcome.body))") }
         XCTAssertNil(r[0])
         XCTAssertNil(r[6])
         XCTAssertEqual(r[1]?["code"] as? String, "invalid_spec")
@@ -95,6 +96,7 @@ final class BatchTests: XCTestCase {
         XCTAssertFalse(first.cacheHit)
         let outcome = batch(service, #"{"items": [\#(item(1)), \#(item(1)), \#(item(2))]}"#)
         let texts = resultTexts(outcome)
+        guard texts.count == 3 else { return XCTFail("the batch response does not parse into 3 results: \(Svc.text(outcome.body))") }
         XCTAssertEqual(texts[0], Svc.text(first.body))
         XCTAssertEqual(texts[1], Svc.text(first.body))
         XCTAssertGreaterThanOrEqual(service.responseCache.statistics.hits, 2)
@@ -110,7 +112,7 @@ final class BatchTests: XCTestCase {
         }
         let outcome = batch(service, #"{"items": [\#(items.joined(separator: ","))]}"#)
         let texts = resultTexts(outcome)
-        XCTAssertEqual(texts.count, n)
+        guard texts.count == n else { return XCTFail("expected \(n) results, got \(texts.count)") }
         for k in 0..<n {
             XCTAssertEqual(texts[k], Svc.text(LayoutService(textMeasurer: nil).layout(body: Array(items[k].utf8)).body), "item \(k)")
         }
