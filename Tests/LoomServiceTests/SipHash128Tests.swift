@@ -14,6 +14,8 @@ final class SipHash128Tests: XCTestCase {
         9: "264499060ad9baabc47f8b02bb6d71ed",
         15: "5493e99933b0a8117e08ec0f97cfc3d9",
         16: "6ee2a4ca67b054bbfd3315bf85230577",
+        40: "df6a301e95c95dad97ae0cc8c6913bd8",
+        41: "801189902c857f39e73591285e70b6db",
         63: "5150d1772f50834a503e069a973fbd7c",
     ]
     static let key: SipHash128.Key = (0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908)
@@ -70,11 +72,8 @@ final class SipHash128Tests: XCTestCase {
             return Self.hex(h.finalize())
         }
         let m = Self.message(40)
-        XCTAssertEqual(digest(Self.key, m), digest(Self.key, m))
-        XCTAssertNotEqual(digest(Self.key, m), Self.reference[40] ?? "")
-        var h24 = SipHash128(key: Self.key, compressionRounds: 2, finalizationRounds: 4)
-        m.withUnsafeBytes { h24.combine(bytes: $0) }
-        XCTAssertNotEqual(digest(Self.key, m), Self.hex(h24.finalize()))
+        // Another round count, another function: not the 2-4 reference digest of these bytes.
+        XCTAssertNotEqual(digest(Self.key, m), Self.reference[40])
         XCTAssertNotEqual(digest(Self.key, m), digest((Self.key.0 ^ 1, Self.key.1), m))
         var flipped = m
         flipped[39] ^= 0x80
