@@ -169,7 +169,7 @@ final class LRUCacheTests: XCTestCase {
             var rng: UInt64 = 0x2545F4914F6CDD1D &+ UInt64(t) &* 0x9E3779B97F4A7C15
             var myReads = 0, myWrong = 0
             for _ in 0..<opsPerThread {
-                rng = rng &* 6364136223846793005 &+ 1442695040888963407
+                rng = LCG.step(rng)
                 let key = Int(rng >> 40) % 1000
                 if rng & 1 == 0 {
                     cache.set(key &* 3, for: key, cost: 8)
