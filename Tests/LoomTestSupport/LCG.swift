@@ -9,3 +9,16 @@ public enum LCG {
         state &* multiplier &+ increment
     }
 }
+
+/// A `RandomNumberGenerator` on the LCG, for `Int.random(in:using:)` and the like: the same
+/// seed, the same draws. Its output is the state's bits mixed (the LCG's low bits are weak).
+public struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state = LCG.step(state)
+        var z = state
+        z = (z ^ (z >> 33)) &* 0xff51afd7ed558ccd
+        return z ^ (z >> 29)
+    }
+}
