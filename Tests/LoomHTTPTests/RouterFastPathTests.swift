@@ -7,7 +7,7 @@ import XCTest
 /// The router's per-request shortcuts give what the straightforward code gave: the in-place
 /// Content-Type check and metrics by route number. (The encoder's and the service's
 /// shortcuts are tested in LoomServiceTests: EncoderFastPathTests, RecentBodiesTests.)
-final class ServiceFastPathTests: XCTestCase {
+final class RouterFastPathTests: XCTestCase {
     // MARK: Content-Type
 
     func testContentTypeCheck() {
