@@ -23,7 +23,7 @@ run: release
 ## Every test: unit, text with real fonts, HTTP on a real socket, service, deploy checks, fuzz.
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	LOOM_BIN="$$($(SWIFT) build --show-bin-path)/loom" $(SWIFT) test
 	python3 scripts/check-imports.py
 	scripts/check-deploy.sh
 	scripts/run-system-tests.sh

@@ -62,10 +62,14 @@ let package = Package(
 
         .executableTarget(name: "LoomFuzz", dependencies: ["LoomService", "LoomLayout"], path: "Sources/LoomFuzz"),
 
-        .testTarget(name: "LoomLayoutTests", dependencies: ["LoomLayout"]),
-        .testTarget(name: "LoomTextTests", dependencies: ["LoomText", "LoomLayout"]),
-        .testTarget(name: "LoomServiceTests", dependencies: ["LoomService", "LoomLayout", "LoomText"]),
-        .testTarget(name: "LoomHTTPTests", dependencies: ["LoomHTTP", "LoomServer", "LoomService", "LoomText"]),
+        // What the test targets share: the fake text measurers, a raw HTTP client, JSON
+        // helpers, polling, the seeded random source. Tests only: no product depends on it.
+        .target(name: "LoomTestSupport", dependencies: ["LoomLayout"], path: "Tests/LoomTestSupport"),
+
+        .testTarget(name: "LoomLayoutTests", dependencies: ["LoomLayout", "LoomTestSupport"]),
+        .testTarget(name: "LoomTextTests", dependencies: ["LoomText", "LoomLayout", "LoomTestSupport"]),
+        .testTarget(name: "LoomServiceTests", dependencies: ["LoomService", "LoomLayout", "LoomText", "LoomTestSupport"]),
+        .testTarget(name: "LoomHTTPTests", dependencies: ["LoomHTTP", "LoomServer", "LoomService", "LoomText", "LoomTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

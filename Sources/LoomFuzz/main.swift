@@ -14,38 +14,12 @@ import Foundation
 import LoomLayout
 import LoomService
 
-/// A deterministic, cheap text measurer so text nodes are laid out too (the decoder runs
-/// without one, as the brief of the fuzzer asks: fonts are not validated).
-final class FuzzTextMeasurer: TextMeasuring, @unchecked Sendable {
-    func measure(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
-        var widths: [Double] = []
-        var current = 0.0
-        for span in text.spans {
-            let font = span.font ?? text.font
-            let advance = font.size * 0.5 + (span.letterSpacing ?? text.letterSpacing)
-            for _ in span.text.unicodeScalars.prefix(4096) {
-                if current > 0 && current + advance > containerSize.width { widths.append(current); current = 0 }
-                current += advance
-            }
-        }
-        if current > 0 || widths.isEmpty { widths.append(current) }
-        var truncated = false
-        if text.maximumNumberOfLines > 0 && widths.count > text.maximumNumberOfLines {
-            widths = Array(widths.prefix(text.maximumNumberOfLines))
-            truncated = true
-        }
-        let lineHeight = text.lineHeight ?? text.font.size * 1.25
-        let height = Double(widths.count) * lineHeight + Double(max(0, widths.count - 1)) * text.lineSpacing
-        return TextMeasurement(size: Size(width: widths.max() ?? 0, height: height), lineCount: widths.count,
-                               truncated: truncated, ascender: text.font.size * 0.8, descender: -text.font.size * 0.2)
-    }
-    func validate(_ font: FontDescriptor) -> TextMeasuringError? { nil }
-}
-
 let fuzzDecoder = RequestDecoder(limits: DecodeLimits(), textMeasurer: nil)
 /// More measurements per input byte than this, without reaching the budget, is a finding.
 let maxMeasurementsPerByte = 1000.0
-let fuzzMeasurer = FuzzTextMeasurer()
+/// Text nodes are laid out too, with fixed advances (the decoder runs without a measurer,
+/// as the fuzzer's brief asks: fonts are not validated).
+let fuzzMeasurer = FixedAdvanceTextMeasurer()
 
 /// One input: decode; if it decodes, lay out and encode every way the service does.
 /// Returns what happened (for the replay tool and the regression tests' documentation).

@@ -165,6 +165,9 @@ public final class Router: @unchecked Sendable {
             let format: OutputFormat
             switch request.query["format"] ?? "json" {
             case "json", "": format = .json
+            case "svg" where route == .batch:
+                // Batch results are JSON objects; refused rather than answered in another format than asked.
+                return finish(Router.error(.invalidSpec("/layout/batch answers JSON only; ask POST /layout?format=svg for one tree's SVG", path: "format")))
             case "svg": format = .svg
             case let other:
                 return finish(Router.error(.invalidSpec("format must be \"json\" or \"svg\", not '\(other)'", path: "format")))

@@ -21,6 +21,13 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Text bytes and lines added per byte of text in the request (env LOOM_BUDGET_PER_TEXT_BYTE, default 8).")
     var budgetPerTextByte: Int?
 
+    /// Checked when the command line is parsed, before fonts load or a socket opens: an
+    /// out-of-range flag or environment value stops the command with its message.
+    func validate() throws {
+        var config = ServiceConfiguration()
+        try apply(to: &config)
+    }
+
     /// The service configuration these options describe (checked: a bad value is an error).
     func apply(to config: inout ServiceConfiguration) throws {
         let depth = setting(maxDepth, "LOOM_MAX_DEPTH", 512)

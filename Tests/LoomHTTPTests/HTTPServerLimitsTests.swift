@@ -98,18 +98,17 @@ final class HTTPServerLimitsTests: HTTPServerTestCase {
 
         for i in 0..<5 {
             let client = try RawHTTPClient(port: server.boundPort, timeout: 2)
-            let started = Date()
             let response = try client.roundTrip("POST", "/other", body: Array("other \(i)".utf8))
             XCTAssertEqual(response.status, 200)
             XCTAssertEqual(response.text, "other \(i)")
-            XCTAssertLessThan(Date().timeIntervalSince(started), 1.0)
         }
-        XCTAssertLessThan(Date().timeIntervalSince(stallStart), 1.5, "others waited for the stalled client")
+        // The others finished while the stalled upload was still open and unanswered.
+        XCTAssertFalse(staller.waitForClose(timeout: 0.01), "the stalled connection ended before the others were served")
+        XCTAssertEqual(handlerCalls.current, 5)
 
         XCTAssertTrue(staller.waitForClose(timeout: 6), "stalled connection was not closed")
         let closedAfter = Date().timeIntervalSince(stallStart)
         XCTAssertGreaterThan(closedAfter, 1.5)
-        XCTAssertLessThan(closedAfter, 5.0)
         XCTAssertEqual(handlerCalls.current, 5, "the half body must never reach the handler")
         XCTAssertTrue(waitFor(2) { self.log.lines.contains { $0.1.hasPrefix("POST /stall 0 0B") && $0.1.hasSuffix("timeout") } },
                       "\(log.lines)")

@@ -110,28 +110,16 @@ class ServiceOverHTTPTestCase: XCTestCase {
     }
 
     func object(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) -> [String: Any] {
-        guard let o = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
-            XCTFail("not a JSON object: \(String(decoding: bytes.prefix(500), as: UTF8.self))", file: file, line: line)
-            return [:]
-        }
-        return o
+        TestJSON.object(bytes, file: file, line: line)
     }
 
     /// `{"error": {...}}` of an error response.
     func errorObject(_ response: RawHTTPClient.Response) -> [String: Any] {
-        (object(response)["error"] as? [String: Any]) ?? [:]
+        TestJSON.error(response.body)
     }
 
     /// The `frames` map as [id: [x, y, width, height]].
-    func frames(_ value: Any?) -> [String: [Double]] {
-        var out: [String: [Double]] = [:]
-        for (id, v) in (value as? [String: Any]) ?? [:] {
-            guard let f = v as? [String: Any] else { continue }
-            let numbers = ["x", "y", "width", "height"].compactMap { (f[$0] as? NSNumber)?.doubleValue }
-            if numbers.count == 4 { out[id] = numbers }
-        }
-        return out
-    }
+    func frames(_ value: Any?) -> [String: [Double]] { TestJSON.frames(of: value) }
 
     func frames(_ response: RawHTTPClient.Response) -> [String: [Double]] {
         frames(object(response)["frames"])

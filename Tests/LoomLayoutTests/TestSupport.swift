@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import LoomLayout
+@_exported import LoomTestSupport
 
 // Shared helpers for the LoomLayout tests. Every expected number in the tests is derived by
 // hand from shared/design/texture-layout-semantics.md (section numbers are given in the
@@ -124,55 +125,6 @@ func layoutsIdentical(_ a: Layout, _ b: Layout) -> Bool {
 /// Number of elements in a tree (for the memo bound).
 func elementCount(_ e: LayoutElement) -> Int {
     1 + e.layoutChildren.reduce(0) { $0 + elementCount($1) }
-}
-
-/// A fake text measurer with fixed metrics, so the text node's own arithmetic (§9.2, §9.4)
-/// can be checked by hand: every character is `charFactor × font.size` wide, a line is
-/// `lineFactor × font.size` tall; lines break at any character when the container width is
-/// exceeded (at least one character per line); `maximumNumberOfLines` cuts lines. The ascender
-/// is `ascFactor × size` of the first span's font, the descender `−descFactor × size` of the
-/// last span's font. The reported used size is NOT clamped to the container (the node does it).
-final class FakeTextMeasurer: TextMeasuring, @unchecked Sendable {
-    let charFactor: Double, lineFactor: Double, ascFactor: Double, descFactor: Double
-    private let lock = NSLock()
-    private var _containers: [Size] = []
-
-    init(charFactor: Double = 0.5, lineFactor: Double = 1.25, ascFactor: Double = 0.9, descFactor: Double = 0.25) {
-        self.charFactor = charFactor; self.lineFactor = lineFactor
-        self.ascFactor = ascFactor; self.descFactor = descFactor
-    }
-
-    /// Every container size the measurer was asked about, in order.
-    var containers: [Size] { lock.lock(); defer { lock.unlock() }; return _containers }
-
-    func measure(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
-        lock.lock(); _containers.append(containerSize); lock.unlock()
-        let firstFont = text.spans.first?.font ?? text.font
-        let lastFont = text.spans.last?.font ?? text.font
-        let size = text.font.size
-        let cw = charFactor * size, lh = lineFactor * size
-        let n = text.string.count
-        if n == 0 {
-            return TextMeasurement(size: .zero, lineCount: 0, truncated: false,
-                                   ascender: ascFactor * firstFont.size, descender: -descFactor * lastFont.size)
-        }
-        var perLine = n
-        if containerSize.width.isFinite, Double(n) * cw > containerSize.width {
-            perLine = Swift.max(1, Int((containerSize.width / cw).rounded(.down)))
-        }
-        var lines = (n + perLine - 1) / perLine
-        var truncated = false
-        if text.maximumNumberOfLines > 0, lines > text.maximumNumberOfLines {
-            lines = text.maximumNumberOfLines
-            truncated = true
-        }
-        let width = Double(Swift.min(perLine, n)) * cw
-        return TextMeasurement(size: Size(width: width, height: Double(lines) * lh), lineCount: lines,
-                               truncated: truncated, ascender: ascFactor * firstFont.size,
-                               descender: -descFactor * lastFont.size)
-    }
-
-    func validate(_ font: FontDescriptor) -> TextMeasuringError? { nil }
 }
 
 /// A text node with `text` in a font of `size` points.

@@ -6,7 +6,7 @@ import XCTest
 /// One test per class of invalid input (wire-format.md "Errors", semantics §14): status,
 /// code and the exact JSON path of the offending field.
 final class DecoderErrorTests: XCTestCase {
-    let measurer = SvcStubTextMeasurer()
+    let measurer = AttributeSensitiveTextMeasurer()
 
     private func request(_ root: String, _ extra: String = "") -> String {
         extra.isEmpty ? #"{"root": \#(root)}"# : #"{"root": \#(root), \#(extra)}"#

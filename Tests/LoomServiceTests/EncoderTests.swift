@@ -221,12 +221,12 @@ final class EncoderTests: XCTestCase {
 
     // MARK: carried fields and ids
 
-    /// Text entries carry `lines` and `truncated`. Stub measurer (SvcStubTextMeasurer): 10 pt
+    /// Text entries carry `lines` and `truncated`. Stub measurer (AttributeSensitiveTextMeasurer): 10 pt
     /// characters are 5 wide, lines 12.5 tall. Root text in [0,0]–[30,inf]: container 30 wide;
     /// "Hello world" breaks after 6 characters → 2 lines, limited to 1 → truncated; used width
     /// 30 + 0.1 (truncation) but at most the container (30); height 12.5 → 30×12.5.
     func testTextEntriesCarryLinesAndTruncation() {
-        let service = LayoutService(textMeasurer: SvcStubTextMeasurer())
+        let service = LayoutService(textMeasurer: AttributeSensitiveTextMeasurer())
         let outcome = service.layout(body: Array(#"{"sizeRange": {"max": {"width": 30}}, "root": {"type": "text", "id": "t", "text": "Hello world", "font": {"size": 10}, "maximumNumberOfLines": 1}}"#.utf8))
         XCTAssertEqual(outcome.status, 200, Svc.text(outcome.body))
         let entry = Svc.object(outcome.body)["layout"] as? [String: Any]

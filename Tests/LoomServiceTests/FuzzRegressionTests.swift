@@ -56,7 +56,7 @@ final class FuzzRegressionTests: XCTestCase {
     /// The fuzz target's path: decoder without a measurer, layout with a stub one, encoder.
     func testDecodeLayoutEncodeNeverCrashes() throws {
         let decoder = RequestDecoder(limits: DecodeLimits(), textMeasurer: nil)
-        let measurer = SvcStubTextMeasurer()
+        let measurer = AttributeSensitiveTextMeasurer()
         for (name, body) in Self.inputs {
             let bytes = Array(body.utf8)
             let request: LayoutRequest

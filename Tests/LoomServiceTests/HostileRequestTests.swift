@@ -26,7 +26,7 @@ final class HostileRequestTests: XCTestCase {
         var config = ServiceConfiguration()
         config.budget.measurements = measurements
         config.budget.measurementsPerElement = 0
-        return LayoutService(configuration: config, textMeasurer: SvcStubTextMeasurer())
+        return LayoutService(configuration: config, textMeasurer: AttributeSensitiveTextMeasurer())
     }
 
     func testExponentialNestingIsRefusedWithTheBudgetAndThePath() {
@@ -51,7 +51,7 @@ final class HostileRequestTests: XCTestCase {
         XCTAssertEqual(limits.lines, 100_000 + 8_000)
         XCTAssertEqual(BudgetPolicy().limits(elements: .max, textBytes: 0).measurements, .max, "saturates")
         // With the defaults, the chain is still refused.
-        let outcome = LayoutService(textMeasurer: SvcStubTextMeasurer()).layout(body: Svc.bytes(Self.ratioChain(depth: 40)))
+        let outcome = LayoutService(textMeasurer: AttributeSensitiveTextMeasurer()).layout(body: Svc.bytes(Self.ratioChain(depth: 40)))
         XCTAssertEqual(outcome.status, 422)
     }
 
@@ -94,7 +94,7 @@ final class HostileRequestTests: XCTestCase {
         var config = ServiceConfiguration()
         config.budget.measurements = 20_000
         config.budget.measurementsPerElement = 0
-        let measurer = SvcStubTextMeasurer()
+        let measurer = AttributeSensitiveTextMeasurer()
         let service = LayoutService(configuration: config, textMeasurer: measurer)
         let chain = Self.ratioChain(depth: 30)
         let body = #"{"items":[\#(Array(repeating: chain, count: 40).joined(separator: ","))]}"#

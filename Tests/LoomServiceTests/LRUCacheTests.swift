@@ -169,7 +169,7 @@ final class LRUCacheTests: XCTestCase {
             var rng: UInt64 = 0x2545F4914F6CDD1D &+ UInt64(t) &* 0x9E3779B97F4A7C15
             var myReads = 0, myWrong = 0
             for _ in 0..<opsPerThread {
-                rng = rng &* 6364136223846793005 &+ 1442695040888963407
+                rng = LCG.step(rng)
                 let key = Int(rng >> 40) % 1000
                 if rng & 1 == 0 {
                     cache.set(key &* 3, for: key, cost: 8)
@@ -190,5 +190,49 @@ final class LRUCacheTests: XCTestCase {
         XCTAssertEqual(keys.count, s.entries)
         XCTAssertEqual(Set(keys).count, keys.count)
         for k in keys { XCTAssertEqual(cache.value(for: k), k * 3) }
+    }
+
+    /// `maxEntries` 0 means no cache: nothing is stored, every lookup misses (it used to
+    /// keep one entry).
+    func testZeroEntriesStoresNothing() {
+        let cache = LRUCache<Int, Int>(maxEntries: 0, maxBytes: 1 << 20)
+        cache.set(1, for: 1, cost: 8)
+        cache.set(2, for: 2, cost: 0)
+        XCTAssertNil(cache.value(for: 1))
+        XCTAssertNil(cache.value(for: 2))
+        XCTAssertEqual(cache.statistics.entries, 0)
+        XCTAssertEqual(cache.statistics.bytes, 0)
+        XCTAssertEqual(cache.statistics.misses, 2)
+    }
+
+    /// Sixteen shards, each with a sixteenth of the bytes: a value costing exactly a share is
+    /// kept, one byte more is never stored.
+    func testAValueOverAShardsShareIsNeverStored() {
+        let cache = LRUCache<Int, Int>(maxEntries: 10_000, maxBytes: 16 * 1000)
+        cache.set(1, for: 1, cost: 1000)
+        cache.set(2, for: 2, cost: 1001)
+        XCTAssertEqual(cache.value(for: 1), 1)
+        XCTAssertNil(cache.value(for: 2))
+        XCTAssertEqual(cache.statistics.bytes, 1000)
+    }
+
+    /// The service's response cache with the default 16 shards: a response whose cost (its
+    /// body + 224 bytes) fits a sixteenth of `cacheBytes` is answered from the cache the
+    /// second time; with one byte less of `cacheBytes` it is laid out again every time.
+    /// `cacheEntries` 0: no response is cached.
+    func testResponseCacheBoundsThroughTheService() {
+        let body = Array(#"{"root": {"type": "node", "id": "a", "style": {"width": 12, "height": 3}}}"#.utf8)
+        let size = LayoutService(textMeasurer: nil).layout(body: body).body.count
+        func hits(entries: Int, bytes: Int) -> [Bool] {
+            var configuration = ServiceConfiguration()
+            configuration.cacheEntries = entries
+            configuration.cacheBytes = bytes
+            let service = LayoutService(configuration: configuration, textMeasurer: nil)
+            return (0..<3).map { _ in service.layout(body: body).cacheHit }
+        }
+        XCTAssertEqual(hits(entries: 10_000, bytes: 16 * (size + 224)), [false, true, true])
+        XCTAssertEqual(hits(entries: 10_000, bytes: 16 * (size + 224) - 1), [false, false, false])
+        XCTAssertEqual(hits(entries: 0, bytes: 64 << 20), [false, false, false])
+        XCTAssertEqual(hits(entries: 1, bytes: 64 << 20), [false, true, true])
     }
 }

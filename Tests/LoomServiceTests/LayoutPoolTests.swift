@@ -19,16 +19,6 @@ final class LayoutPoolTests: XCTestCase {
         }
     }
 
-    /// Waits until `condition` holds (polling), up to `seconds`.
-    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(1000)
-        }
-        return condition()
-    }
-
     func testAtMostWorkersJobsRunAtOnce() {
         let pool = LayoutPool(workers: 3, queueLimit: 100)
         let gauge = Gauge()
@@ -43,7 +33,7 @@ final class LayoutPoolTests: XCTestCase {
                 done.leave()
             })
         }
-        XCTAssertTrue(eventually { gauge.snapshot.current == 3 })
+        XCTAssertTrue(waitFor(10) { gauge.snapshot.current == 3 })
         usleep(50_000)               // give a 4th job every chance to start wrongly
         XCTAssertEqual(gauge.snapshot.current, 3)
         XCTAssertEqual(pool.load.running, 3)
@@ -53,7 +43,7 @@ final class LayoutPoolTests: XCTestCase {
         XCTAssertEqual(gauge.snapshot.maximum, 3)
         XCTAssertEqual(gauge.snapshot.finished, 20)
         XCTAssertEqual(Set(gauge.ran), Set(0..<20))
-        XCTAssertTrue(eventually { pool.load.running == 0 && pool.load.waiting == 0 })
+        XCTAssertTrue(waitFor(10) { pool.load.running == 0 && pool.load.waiting == 0 })
     }
 
     func testQueueLimitRefusesExtraSubmits() {
@@ -66,7 +56,7 @@ final class LayoutPoolTests: XCTestCase {
         }
         done.enter()
         XCTAssertTrue(pool.submit(job(0)))                  // runs (and blocks)
-        XCTAssertTrue(eventually { gauge.snapshot.current == 1 })
+        XCTAssertTrue(waitFor(10) { gauge.snapshot.current == 1 })
         done.enter(); XCTAssertTrue(pool.submit(job(1)))    // waits
         done.enter(); XCTAssertTrue(pool.submit(job(2)))    // waits: queue now full
         XCTAssertFalse(pool.submit { XCTFail("a refused job ran") })
@@ -77,7 +67,7 @@ final class LayoutPoolTests: XCTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(gauge.ran, [0, 1, 2])                // one worker: in submission order
         XCTAssertEqual(gauge.snapshot.maximum, 1)
-        XCTAssertTrue(eventually { pool.load.running == 0 && pool.load.waiting == 0 })
+        XCTAssertTrue(waitFor(10) { pool.load.running == 0 && pool.load.waiting == 0 })
         // Room again once drained.
         let again = DispatchSemaphore(value: 0)
         XCTAssertTrue(pool.submit { again.signal() })
@@ -148,7 +138,7 @@ final class LayoutPoolTests: XCTestCase {
         }
         gate.signal()
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
-        XCTAssertTrue(eventually { pool.load.running == 0 })
+        XCTAssertTrue(waitFor(10) { pool.load.running == 0 })
         XCTAssertNil(weakPayload, "the pool still holds a finished job")
     }
 

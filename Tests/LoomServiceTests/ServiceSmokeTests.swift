@@ -4,9 +4,7 @@ import LoomService
 import XCTest
 
 final class ServiceSmokeTests: XCTestCase {
-    func json(_ bytes: [UInt8]) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
-    }
+    func json(_ bytes: [UInt8]) -> [String: Any] { TestJSON.object(bytes) }
 
     /// §12 golden case 1 through the whole wire path: justify center underflow.
     func testJustifyCenterThroughTheWire() {

@@ -7,7 +7,7 @@ import XCTest
 /// same key and is a hit; every edit that can change a frame (or the response) changes it;
 /// a hit never answers with another tree's layout.
 final class TreeDigestAndCacheKeyTests: XCTestCase {
-    let measurer = SvcStubTextMeasurer()
+    let measurer = AttributeSensitiveTextMeasurer()
 
     private func newService() -> LayoutService { LayoutService(textMeasurer: measurer) }
 
@@ -310,7 +310,7 @@ final class TreeDigestAndCacheKeyTests: XCTestCase {
         var order = Array(bodies.indices)
         var seed: UInt64 = 0x9E3779B97F4A7C15
         for k in stride(from: order.count - 1, to: 0, by: -1) {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            seed = LCG.step(seed)
             order.swapAt(k, Int(seed >> 33) % (k + 1))
         }
         for k in order {

@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import LoomLayout
 import LoomText
+import LoomTestSupport
 
 /// Texts a hostile client may send (issue 17, findings 2, 5 and 10): long words at tiny
 /// widths, huge letter spacing and font sizes, many large distinct texts. Each answer must
@@ -151,7 +152,7 @@ final class HostileTextTests: XCTestCase {
         for _ in 0..<60 {
             var text = ""
             for _ in 0..<100 {
-                r = r &* 6364136223846793005 &+ 1442695040888963407
+                r = LCG.step(r)
                 let length = 3 + Int(r >> 60) + (r & 1 == 0 ? 30 : 0)   // short and long (> 24 bytes) words
                 text += String((0..<length).map { k in Character(Unicode.Scalar(0x61 + UInt8((r >> (k % 60)) & 15))) }) + " "
             }

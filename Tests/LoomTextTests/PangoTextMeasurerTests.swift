@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import LoomLayout
 import LoomText
+import LoomTestSupport
 
 /// Expectations come from the font files (hhea parsed from the bytes, advances from
 /// HarfBuzz's nominal glyphs) and from the CSS rules, never from the measurer's output.
@@ -641,7 +642,7 @@ final class PangoTextMeasurerTests: XCTestCase {
                      "e.g.", "50/50", "café", "中文", "👍🏽", "x", "W", "—", "\n", "supercalifragilistic"]
         var seed: UInt64 = 0xD1B54A32D192ED03
         func next(_ n: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            seed = LCG.step(seed)
             return Int((seed >> 33) % UInt64(n))
         }
         let fonts = [monoFont, sansFont, FontDescriptor(family: "Inter", size: 15), FontDescriptor(family: "Roboto", size: 13)]
@@ -685,7 +686,7 @@ final class PangoTextMeasurerTests: XCTestCase {
                     "中文", "שלום", "مرحبا", "\u{200B}", "\u{2060}", "\u{A0}", "(", ")", "?", "!", "…", "ﬁ", "Ω", "http://x.y/z"]
         var seed: UInt64 = 0x9E3779B97F4A7C15
         func next(_ n: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            seed = LCG.step(seed)
             return Int((seed >> 33) % UInt64(n))
         }
         let fonts = [monoFont, sansFont, FontDescriptor(family: "DejaVu Sans", size: 9), FontDescriptor(family: "Inter", size: 21)]

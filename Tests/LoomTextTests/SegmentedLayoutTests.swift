@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import LoomLayout
 @testable import LoomText
+import LoomTestSupport
 
 /// Long texts are laid out by Pango in windows (SegmentedLayout.swift). Their lines must be
 /// the lines of one Pango layout of the whole text, wherever the windows' seams fall: these
@@ -22,7 +23,7 @@ final class SegmentedLayoutTests: XCTestCase {
     struct Random {
         var state: UInt64
         mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = LCG.step(state)
             var z = state
             z = (z ^ (z >> 33)) &* 0xff51afd7ed558ccd
             return z ^ (z >> 29)

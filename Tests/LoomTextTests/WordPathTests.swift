@@ -313,7 +313,7 @@ final class WordPathTests: XCTestCase {
 
     /// Four threads on one measurer with a tiny word cache (constant eviction) give the
     /// sequential answers, for every kind of text (the Pango path included: its line breaks
-    /// once depended on which thread first loaded a font; ConcurrencyTests).
+    /// once depended on which thread first loaded a font; MeasurementThreadIndependenceTests).
     func testConcurrentWordPathIsConsistent() {
         var r = Rng(state: 7)
         var cases: [(TextAttributes, Size)] = []

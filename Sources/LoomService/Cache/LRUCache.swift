@@ -3,7 +3,10 @@ import LoomLayout
 
 /// A thread-safe LRU cache bounded by entry count and by bytes. It is split into shards,
 /// each with its own lock held only for the lookup or the insert (never while laying out),
-/// so all cores can use it at once. Eviction is least-recently-used within a shard.
+/// so all cores can use it at once. Eviction is least-recently-used within a shard. Each
+/// shard holds an even share of both bounds, so the totals hold without a shared counter:
+/// a value costing more than `maxBytes / shards` is never stored. `maxEntries` 0 (or less)
+/// stores nothing.
 public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendable {
     public struct Statistics: Sendable, Equatable {
         public var hits = 0, misses = 0, evictions = 0, entries = 0, bytes = 0
@@ -31,12 +34,14 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
     private let maxEntriesPerShard: Int
     private let maxBytesPerShard: Int
 
-    /// `maxEntries` and `maxBytes` are totals, split evenly across shards.
+    /// `maxEntries` and `maxBytes` are totals, split evenly across shards (fewer shards than
+    /// `shards` when there are fewer entries).
     public init(maxEntries: Int, maxBytes: Int, shards: Int = 16) {
         let n = Swift.max(1, Swift.min(shards, Swift.max(1, maxEntries)))
         self.shards = (0..<n).map { _ in Shard() }
-        self.maxEntriesPerShard = Swift.max(1, maxEntries / n)
-        self.maxBytesPerShard = Swift.max(1, maxBytes / n)
+        // No entries: no shard may hold one (the byte share is 0 too, so `set` stores nothing).
+        self.maxEntriesPerShard = maxEntries <= 0 ? 0 : Swift.max(1, maxEntries / n)
+        self.maxBytesPerShard = maxEntries <= 0 ? -1 : Swift.max(1, maxBytes / n)
     }
 
     @inline(__always) private func shard(for key: Key) -> Shard {
@@ -54,7 +59,8 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
     }
 
     /// Insert or replace. A value larger than a shard's byte budget is not stored (and an
-    /// older value under the same key is dropped: it must not be answered as current).
+    /// older value under the same key is dropped: it must not be answered as current); with
+    /// no entries allowed, nothing is.
     public func set(_ value: Value, for key: Key, cost: Int) {
         let s = shard(for: key)
         guard cost <= maxBytesPerShard else {

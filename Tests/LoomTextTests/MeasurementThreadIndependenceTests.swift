@@ -8,7 +8,7 @@ import LoomText
 /// the work (PangoEngine: a font's approximate character width left at 0, which moves line
 /// breaks). These tests run fresh measurers (fresh engines and fonts, when that race
 /// happens) on 8 threads and compare every answer with a sequential run.
-final class ConcurrencyTests: XCTestCase {
+final class MeasurementThreadIndependenceTests: XCTestCase {
     /// Texts whose line breaks depend on that width (found by comparing threads before the
     /// fix), then random ones of WordPathTests (all fonts, non-ASCII words, over-long words).
     static let cases: [(TextAttributes, Size)] = {

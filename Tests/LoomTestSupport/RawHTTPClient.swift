@@ -1,33 +1,32 @@
 import Foundation
-import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A deliberately dumb HTTP/1.1 client on a plain blocking POSIX socket, so tests control
 /// exactly which bytes go out and when (half bodies, stalls, pipelining, garbage).
-final class RawHTTPClient {
-    struct Response {
-        var status: Int
-        var reason: String
-        var headers: [(String, String)]
-        var body: [UInt8]
+public final class RawHTTPClient {
+    public struct Response {
+        public var status: Int
+        public var reason: String
+        public var headers: [(String, String)]
+        public var body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first(where: { $0.0.lowercased() == name.lowercased() })?.1
         }
 
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    enum ClientError: Error, CustomStringConvertible {
+    public enum ClientError: Error, CustomStringConvertible {
         case connect(Int32)
         case send(Int32)
         case timeout
         case closed
         case malformed(String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .connect(let e): return "connect failed: \(String(cString: strerror(e)))"
             case .send(let e): return "send failed: \(String(cString: strerror(e)))"
@@ -38,12 +37,12 @@ final class RawHTTPClient {
         }
     }
 
-    let fd: Int32
+    public let fd: Int32
     private var buffer: [UInt8] = []
     private var closed = false
 
     /// Connects to 127.0.0.1:port; reads time out after `timeout` seconds.
-    init(port: Int, timeout: Double = 5) throws {
+    public init(port: Int, timeout: Double = 5) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError.connect(errno) }
         var addr = sockaddr_in()
@@ -68,20 +67,20 @@ final class RawHTTPClient {
         close()
     }
 
-    func setTimeout(_ seconds: Double) {
+    public func setTimeout(_ seconds: Double) {
         var tv = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    func close() {
+    public func close() {
         if !closed {
             closed = true
             Glibc.close(fd)
         }
     }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -93,7 +92,7 @@ final class RawHTTPClient {
         }
     }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
@@ -136,7 +135,7 @@ final class RawHTTPClient {
     }
 
     /// Reads one response. `noBody`: the request was HEAD (headers only).
-    func readResponse(noBody: Bool = false) throws -> Response {
+    public func readResponse(noBody: Bool = false) throws -> Response {
         var statusLine = try readLine()
         while statusLine.isEmpty { statusLine = try readLine() }
         let parts = statusLine.split(separator: " ", maxSplits: 2)
@@ -181,7 +180,7 @@ final class RawHTTPClient {
 
     /// Waits until the server closes the connection; true if it did within `timeout`.
     /// Data the server sends meanwhile is discarded.
-    func waitForClose(timeout: Double) -> Bool {
+    public func waitForClose(timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         setTimeout(0.1)
         defer { setTimeout(5) }
@@ -200,7 +199,7 @@ final class RawHTTPClient {
 
     /// Everything the server sends until it closes the connection (true) or `timeout`
     /// seconds pass (false), including what was already buffered.
-    func readUntilClose(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
+    public func readUntilClose(timeout: Double) -> (bytes: [UInt8], closed: Bool) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         setTimeout(0.1)
         defer { setTimeout(5) }
@@ -221,13 +220,13 @@ final class RawHTTPClient {
     }
 
     /// Sends a request and reads its response.
-    func roundTrip(_ method: String, _ path: String, headers: [(String, String)] = [],
+    public func roundTrip(_ method: String, _ path: String, headers: [(String, String)] = [],
                    body: [UInt8] = []) throws -> Response {
         try send(Self.request(method, path, headers: headers, body: body))
         return try readResponse(noBody: method == "HEAD")
     }
 
-    static func request(_ method: String, _ path: String, headers: [(String, String)] = [],
+    public static func request(_ method: String, _ path: String, headers: [(String, String)] = [],
                         body: [UInt8] = [], contentLength: Int? = nil) -> [UInt8] {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -240,7 +239,7 @@ final class RawHTTPClient {
     }
 
     /// A chunked body: the bytes cut into chunks of `chunkSize`, then the last chunk.
-    static func chunked(_ body: [UInt8], chunkSize: Int) -> [UInt8] {
+    public static func chunked(_ body: [UInt8], chunkSize: Int) -> [UInt8] {
         var out: [UInt8] = []
         var i = 0
         while i < body.count {
@@ -251,92 +250,4 @@ final class RawHTTPClient {
         out += Array("0\r\n\r\n".utf8)
         return out
     }
-}
-
-/// Collects log lines for assertions.
-final class CapturedLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [(Logger.Level, String)] = []
-
-    /// LOOM_HTTP_TEST_LOG=1 prints every captured line to stderr.
-    private static let echo = ProcessInfo.processInfo.environment["LOOM_HTTP_TEST_LOG"] == "1"
-
-    func append(_ level: Logger.Level, _ message: String) {
-        if Self.echo { FileHandle.standardError.write(Data("[\(level)] \(message)\n".utf8)) }
-        lock.lock()
-        entries.append((level, message))
-        lock.unlock()
-    }
-
-    var lines: [(Logger.Level, String)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries
-    }
-
-    func logger(level: Logger.Level = .info) -> Logger {
-        var logger = Logger(label: "loom.http.test") { _ in CapturingLogHandler(sink: self) }
-        logger.logLevel = level
-        return logger
-    }
-}
-
-struct CapturingLogHandler: LogHandler {
-    let sink: CapturedLog
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        sink.append(event.level, event.message.description)
-    }
-}
-
-/// A thread-safe counter / box for test handlers.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withValue<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-
-    var current: Value { withValue { $0 } }
-}
-
-/// Runs `gzip -dc` on the bytes: an independent check of our gzip output.
-func gunzipWithSystemTool(_ data: [UInt8]) throws -> [UInt8] {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("loomhttp-\(UUID().uuidString).gz")
-    try Data(data).write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-    process.arguments = ["-dc", url.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw RawHTTPClient.ClientError.malformed("gzip -dc exited \(process.terminationStatus)")
-    }
-    return [UInt8](output)
-}
-
-/// Polls `condition` every 5 ms until it holds or `timeout` seconds pass; its last answer.
-func waitFor(_ timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
 }

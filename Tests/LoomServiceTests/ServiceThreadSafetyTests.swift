@@ -6,7 +6,7 @@ import XCTest
 
 /// One LayoutService under 16 threads: every answer equals the one a fresh service gives
 /// for the same body, whatever the caches hold or evict meanwhile.
-final class ConcurrencyTests: XCTestCase {
+final class ServiceThreadSafetyTests: XCTestCase {
     /// Distinct trees sharing cells (so threads race on the same subtree-cache keys).
     private func trees() -> [String] {
         var out: [String] = []
@@ -54,7 +54,7 @@ final class ConcurrencyTests: XCTestCase {
             var local: [String] = []
             var localHits = 0
             for i in 0..<perThread {
-                rng = rng &* 6364136223846793005 &+ 1442695040888963407
+                rng = LCG.step(rng)
                 let k = Int(rng >> 33) % bodies.count
                 let o = service.layout(body: Array(bodies[k].utf8))
                 if o.cacheHit { localHits += 1 }

@@ -3,7 +3,7 @@ import XCTest
 import LoomLayout
 
 /// §7.2.1: `concurrent` is threading only and has no effect on results.
-final class ConcurrencyTests: XCTestCase {
+final class ConcurrentFlagResultTests: XCTestCase {
 
     /// A tree that exercises every stack phase (first pass, wrap, grow, shrink, stretch, optimized flexing,
     /// baselines, nested nodes with their own layout); `concurrent` is applied to every stack.
