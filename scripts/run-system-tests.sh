@@ -5,6 +5,7 @@
 #                 is in the contract (status code, Content-Type, body schema, required headers)
 #                 and none is a 5xx
 #   playground    the page at / in headless Chromium lays the example out and draws boxes
+#   textcompare   scripts/compare-text-with-chromium.py: Loom's text sizes against Chromium's
 #   hostile       scripts/hostile.py on the release binary: requests written to hurt the service
 #                 (issue 17): answered in time, RSS bounded, slow clients cut, strict framing, drain
 #   soak          scripts/soak.py: mixed good/bad/stalled traffic, RSS and latency bounds (and the
@@ -209,16 +210,21 @@ step_playground() {
   if grep -q 'id="status" class="error"' "$dom"; then echo "playground: the page shows an error" >&2; return 1; fi
 }
 
-# --- d. soak ------------------------------------------------------------------------------
+# --- d. text against Chromium -------------------------------------------------------------
 # Loom's text sizes against headless Chromium laying out the same strings in the same font
-# files (640 deterministic cases): at least 99 % must agree on lines, width and height (±1 px).
+# files (640 deterministic cases, all of which must be compared): at least 99 % must agree on
+# lines, width and height (±1 px); every truncated flag must equal the browser's, no case may
+# be a Loom error, and the browser side may not warn (its cross-checks failed: the harness
+# measured something else). A few seconds.
 step_textcompare() {
   local browser
   browser=$(find_chromium)
   [ -n "$browser" ] || { echo "textcompare: no chromium (scripts/install-deps.sh test installs it)" >&2; return 1; }
   timeout -k 5 300 python3 scripts/compare-text-with-chromium.py --loom "$LOOM_BIN" --chromium "$browser" \
-    --min-agreement 99 | tail -3
+    --min-agreement 99 --min-cases 640 --max-browser-warnings 0 | tail -3
 }
+
+# --- e. soak ------------------------------------------------------------------------------
 
 step_soak() {
   start_loom soak --workers 2 --queue-limit 512 --max-body-bytes 1048576 --max-depth 128 \
@@ -235,7 +241,7 @@ step_soak() {
   [ "$rc" -eq 0 ]
 }
 
-# --- e. hostile ---------------------------------------------------------------------------
+# --- f. hostile ---------------------------------------------------------------------------
 # scripts/hostile.py starts the release binary itself (a fresh server per case, loopback
 # only) and prints one PASS / FAIL / SKIP line per case.
 step_hostile() {
