@@ -46,8 +46,14 @@ Loom measures text with Pango so that it matches a web browser
    that are identical at scale 1 (browser values ceiled to whole pixels); the failure
    rate by feature; a heuristic "likely cause" per disagreement; the worst 15 cases with
    the browser's lines and Loom's width of each line's text alone (a line Loom measures
-   wider than W is where it breaks differently). Exit 0 unless something broke (2) or
-   `--min-agreement` is given and one of the three percentages is below it (1).
+   wider than W is where it breaks differently).
+5. Exit status. 2 when the measurement cannot be trusted: something broke, fewer cases
+   were compared than `--min-cases` (default 1: zero cases never pass), or the browser
+   side printed more warnings than `--max-browser-warnings` (default 0: a failed
+   cross-check means the harness measured something else than it meant to). 1 when
+   `--min-agreement` is given (the gate) and one of the three percentages is below it,
+   or a case's truncated flag differs from the browser's, or Loom answered a case with an
+   error. 0 otherwise.
 
   scripts/compare-text-with-chromium.py                 # 2 cases per string, seed 1
   scripts/compare-text-with-chromium.py --seed 7 --per-string 3 --worst 40
@@ -614,7 +620,8 @@ def ceil_to(v, scale):
 
 
 def pct(n, d):
-    return 100.0 * n / d if d else 100.0
+    # No cases agree with nothing: 0 %, not 100 % (main refuses zero cases anyway).
+    return 100.0 * n / d if d else 0.0
 
 
 def compare(cases, browser, loom1, loomraw):
@@ -819,10 +826,12 @@ def report(rows, worst, args, meta, out=sys.stdout):
         if b["warnings"]:
             w(f"   browser warnings: {'; '.join(b['warnings'])}\n")
 
+    trunc_bad = sum(not r["truncOK"] for r in ok)
     summary = (f"text vs chromium: {n} cases, lines {p_lines:.1f} %, width ±1px {p_w:.1f} %, "
-               f"height ±1px {p_h:.1f} %")
+               f"height ±1px {p_h:.1f} %, truncated flag differs in {trunc_bad}, loom errors {errs}, "
+               f"browser warnings {len(meta['warnings'])}")
     w("\n" + summary + "\n")
-    return p_lines, p_w, p_h
+    return p_lines, p_w, p_h, trunc_bad, errs
 
 
 def main():
@@ -838,7 +847,12 @@ def main():
     ap.add_argument("--timeout", type=int, default=600, help="seconds for chromium to finish")
     ap.add_argument("--worst", type=int, default=15, help="disagreements to list (default 15)")
     ap.add_argument("--min-agreement", type=float, default=None,
-                    help="exit 1 when line/width/height agreement (%%) is below this")
+                    help="the gate: exit 1 when line/width/height agreement (%%) is below this, a "
+                         "truncated flag differs or Loom answers a case with an error")
+    ap.add_argument("--min-cases", type=int, default=1,
+                    help="exit 2 when fewer cases were compared (default 1)")
+    ap.add_argument("--max-browser-warnings", type=int, default=0,
+                    help="exit 2 when the browser side warns more often (default 0)")
     ap.add_argument("--keep", metavar="DIR", help="keep the page and raw results in DIR")
     ap.add_argument("--json", metavar="FILE", help="write every case with both measurements to FILE")
     ap.add_argument("--only", metavar="IDS", help="comma-separated case ids to run (debugging)")
@@ -906,14 +920,37 @@ def main():
     meta = {"chromium": chromium_version(args.chromium) + " — " + browser["userAgent"].split(")")[-1].strip(),
             "dpr": browser["dpr"], "loom": os.path.abspath(args.loom), "strings": len({c["string"] for c in cases}),
             "warnings": warnings}
-    p_lines, p_w, p_h = report(rows, worst, args, meta)
+    p_lines, p_w, p_h, trunc_bad, errs = report(rows, worst, args, meta)
     print(f"(browser {t_browser:.1f} s, loom {t_loom:.1f} s)", file=sys.stderr)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"meta": meta, "seed": args.seed, "rows": rows}, f, indent=1, ensure_ascii=False)
-    if args.min_agreement is not None and min(p_lines, p_w, p_h) < args.min_agreement:
-        print(f"below --min-agreement {args.min_agreement} %", file=sys.stderr)
-        return 1
+    # The measurement itself first: too few cases or a harness that warned prove nothing.
+    if len(rows) < args.min_cases:
+        print(f"error: {len(rows)} cases compared, fewer than --min-cases {args.min_cases}", file=sys.stderr)
+        return 2
+    if len(warnings) > args.max_browser_warnings:
+        for line in warnings[:10]:
+            print(f"browser warning {line}", file=sys.stderr)
+        print(f"error: {len(warnings)} browser-side warnings, more than --max-browser-warnings "
+              f"{args.max_browser_warnings}", file=sys.stderr)
+        return 2
+    if args.min_agreement is not None:
+        failed = False
+        if min(p_lines, p_w, p_h) < args.min_agreement:
+            print(f"below --min-agreement {args.min_agreement} %", file=sys.stderr)
+            failed = True
+        if trunc_bad:
+            ids = [r["case"]["id"] for r in rows if "error" not in r and not r["truncOK"]]
+            print(f"truncated flag differs from the browser's in {trunc_bad} cases: "
+                  f"#{', #'.join(map(str, ids[:20]))}", file=sys.stderr)
+            failed = True
+        if errs:
+            ids = [r["case"]["id"] for r in rows if "error" in r]
+            print(f"loom answered {errs} cases with an error: #{', #'.join(map(str, ids[:20]))}", file=sys.stderr)
+            failed = True
+        if failed:
+            return 1
     return 0
 
 

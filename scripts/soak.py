@@ -7,12 +7,16 @@ Mixed traffic from several threads for a bounded time:
   bad      malformed JSON, invalid specs, bodies over the limit, trees over the depth limit,
            wrong content type, unknown paths, wrong methods, a batch with a bad item: each
            must get its own 4xx (or 200 for the batch) with the right error code;
-  stalled  connections that send half a body and wait: some finish later (must get 200),
-           some never do (the server must close them after its connection timeout).
-Checks: no 5xx at all, every status as expected, the server's RSS (/proc/PID/status) does
-not grow beyond a bound after the warm-up, and the p50/p99 latency of good requests under
-load stays within a bound of the unloaded latency. Prints one summary line; exits 1 on
-any failure.
+  stalled  connections that send half a body and wait: some finish later (must get 200
+           and the right frames), some never do: the server must keep such a connection
+           open until its connection timeout (not drop it at once), then close it without
+           an answer, while good requests on other connections go on being answered.
+Checks: no 5xx at all, every status as expected, every kind of request (each bad case,
+each stall outcome, good) answered as expected at least --min-per-kind times (fewer for
+the stalls when the run is short for the connection timeout) and no worker thread dead
+before the end, the server's RSS (/proc/PID/status) does not grow beyond a bound after the
+warm-up, and the p50/p99 latency of good requests under load stays within a bound of the
+unloaded latency. Prints one summary line; exits 1 on any failure.
 
   scripts/soak.py --url http://127.0.0.1:8080 --pid 1234 --duration 30
 """
@@ -26,6 +30,10 @@ import sys
 import threading
 import time
 import urllib.parse
+
+# The cases of bad_worker, by kind (each must be answered as expected often enough).
+BAD_KINDS = ("malformed", "invalid", "invalid-ratio", "deep", "huge", "wrong-type", "not-found",
+             "wrong-method", "batch")
 
 WORDS = ["Loom", "layout", "Texture", "stack", "inset", "hello", "world", "cell", "title", "subtitle"]
 
@@ -53,6 +61,7 @@ class Stats:
     def __init__(self):
         self.lock = threading.Lock()
         self.counts = {}
+        self.answered = {}         # kind -> answers that passed every check
         self.failures = []
         self.server_errors = 0
         self.good_latencies = []   # (time, seconds)
@@ -60,6 +69,14 @@ class Stats:
     def count(self, kind):
         with self.lock:
             self.counts[kind] = self.counts.get(kind, 0) + 1
+
+    def passed(self, kind):
+        with self.lock:
+            self.answered[kind] = self.answered.get(kind, 0) + 1
+
+    def answered_count(self, kind):
+        with self.lock:
+            return self.answered.get(kind, 0)
 
     def fail(self, message):
         with self.lock:
@@ -70,13 +87,17 @@ class Stats:
                 self.failures = self.failures[:51]
 
     def status(self, kind, status, expected, detail=""):
+        """Counts a request of `kind`; whether its status is one of `expected`."""
         self.count(kind)
         if status is not None and status >= 500:
             with self.lock:
                 self.server_errors += 1
             self.fail(f"{kind}: server error {status} {detail[:200]}")
-        elif status not in expected:
+            return False
+        if status not in expected:
             self.fail(f"{kind}: status {status}, expected {sorted(expected)} {detail[:200]}")
+            return False
+        return True
 
 
 class Soak:
@@ -149,20 +170,26 @@ class Soak:
             self.stats.fail(f"good: {type(e).__name__}: {e}")
             return None
         elapsed = time.perf_counter() - start
-        self.stats.status("good", r.status, {200}, data[:200].decode("utf-8", "replace"))
-        if r.status == 200:
-            try:
-                frames = json.loads(data)["frames"]
-                for key, want in expected.items():
-                    got = frames[key]
-                    if [got["x"], got["y"], got["width"], got["height"]] != want:
-                        self.stats.fail(f"good: {key} is {got}, expected {want}")
-                        break
-            except (ValueError, KeyError, TypeError) as e:
-                self.stats.fail(f"good: bad body ({e}): {data[:200]!r}")
+        if self.stats.status("good", r.status, {200}, data[:200].decode("utf-8", "replace")) \
+                and self.frames_match("good", data, expected):
+            self.stats.passed("good")
         if r.getheader("Connection", "").lower() == "close":
             conn.close()
         return elapsed
+
+    def frames_match(self, kind, data, expected):
+        """Whether a layout answer's frames are the ones computed from the tree."""
+        try:
+            frames = json.loads(data)["frames"]
+            for key, want in expected.items():
+                got = frames[key]
+                if [got["x"], got["y"], got["width"], got["height"]] != want:
+                    self.stats.fail(f"{kind}: {key} is {got}, expected {want}")
+                    return False
+        except (ValueError, KeyError, TypeError) as e:
+            self.stats.fail(f"{kind}: bad body ({e}): {data[:200]!r}")
+            return False
+        return True
 
     def good_worker(self, seed):
         rng = random.Random(seed)
@@ -197,6 +224,7 @@ class Soak:
             ("batch", lambda: self.one("POST", "/layout/batch",
                                        b'{"items": [{"root": {"type": "node"}}, {"root": {"type": "x"}}]}', json_h), {200}, None),
         ]
+        assert tuple(c[0] for c in cases) == BAD_KINDS
         while not self.stop.is_set():
             kind, call, expected, code = rng.choice(cases)
             try:
@@ -205,14 +233,15 @@ class Soak:
                 self.stats.count(kind)
                 self.stats.fail(f"{kind}: {type(e).__name__}: {e}")
                 continue
-            self.stats.status(kind, status, expected, body[:200].decode("utf-8", "replace"))
-            if status in expected:
+            if self.stats.status(kind, status, expected, body[:200].decode("utf-8", "replace")):
                 try:
                     o = json.loads(body)
                     if code is not None and o["error"]["code"] != code:
                         self.stats.fail(f"{kind}: code {o['error']['code']}, expected {code}")
-                    if kind == "batch" and ("frames" not in o["results"][0] or "error" not in o["results"][1]):
+                    elif kind == "batch" and ("frames" not in o["results"][0] or "error" not in o["results"][1]):
                         self.stats.fail(f"batch: {o}")
+                    else:
+                        self.stats.passed(kind)
                 except (ValueError, KeyError, TypeError, IndexError) as e:
                     self.stats.fail(f"{kind}: bad body ({e}): {body[:200]!r}")
             time.sleep(rng.uniform(0, 0.01))
@@ -250,9 +279,15 @@ class Soak:
                     self.stop.wait(rng.uniform(0.2, max(0.3, timeout * 0.5)))
                     s.sendall(body[half:])
                     status, data = read_response(s)
-                    self.stats.status("stall-finished", status, {200}, data[:200].decode("utf-8", "replace"))
+                    if self.stats.status("stall-finished", status, {200}, data[:200].decode("utf-8", "replace")) \
+                            and self.frames_match("stall-finished", data, expected):
+                        self.stats.passed("stall-finished")
                 else:
-                    # Never finish: the server must drop the connection after its timeout.
+                    # Never finish: the server must keep the connection until its timeout
+                    # (libmicrohttpd counts it from the last byte received, in whole seconds
+                    # at worst: hence the second of slack), then close it without an answer,
+                    # and other connections must be served meanwhile.
+                    good_before = self.stats.answered_count("good")
                     start = time.monotonic()
                     s.settimeout(timeout + 5)
                     try:
@@ -262,6 +297,7 @@ class Soak:
                     except socket.timeout:
                         rest = None
                     waited = time.monotonic() - start
+                    served = self.stats.answered_count("good") - good_before
                     self.stats.count("stall-dropped")
                     if rest is None:
                         self.stats.fail(f"stall: connection still open after {waited:.1f}s (timeout {timeout}s)")
@@ -269,6 +305,14 @@ class Soak:
                         with self.stats.lock:
                             self.stats.server_errors += 1
                         self.stats.fail(f"stall: {rest[:100]!r}")
+                    elif rest:
+                        self.stats.fail(f"stall: answered instead of closed after {waited:.1f}s: {rest[:100]!r}")
+                    elif waited < timeout - 1:
+                        self.stats.fail(f"stall: closed after {waited:.2f}s, before the connection timeout ({timeout}s)")
+                    elif served == 0 and not self.stop.is_set():
+                        self.stats.fail(f"stall: no good request answered during the {waited:.1f}s it stayed open")
+                    else:
+                        self.stats.passed("stall-dropped")
             except (OSError, ValueError) as e:
                 self.stats.count("stall")
                 self.stats.fail(f"stall: {type(e).__name__}: {e}")
@@ -291,6 +335,30 @@ class Soak:
         conn.close()
         return lat
 
+    def guarded(self, name, target, seed):
+        """Runs a worker; an exception it does not expect is a failure, not a silent exit."""
+        try:
+            target(seed)
+        except BaseException as e:  # noqa: BLE001 - any way a worker dies is reported
+            self.stats.fail(f"{name} thread died: {type(e).__name__}: {e}")
+
+    def minimums(self):
+        """Kind -> the answers it must have passed. A stall thread makes about one stall
+        of each outcome per 1.25 connection timeouts; the minimum for stalls is a third of
+        that (at least 1) when the run is too short for --min-per-kind of them."""
+        a = self.args
+        kinds = {}
+        if a.good_threads:
+            kinds["good"] = a.min_per_kind
+        if a.bad_threads:
+            for kind in BAD_KINDS:
+                kinds[kind] = a.min_per_kind
+        if a.stall_threads:
+            expected = a.stall_threads * a.duration / (1.25 * a.connection_timeout)
+            for kind in ("stall-finished", "stall-dropped"):
+                kinds[kind] = max(1, min(a.min_per_kind, int(expected / 3)))
+        return kinds
+
     def run(self):
         a = self.args
         status, _, _ = self.one("GET", "/healthz")
@@ -299,12 +367,12 @@ class Soak:
             return 1
         base = self.baseline(a.baseline_requests)
         threads = []
-        for k in range(a.good_threads):
-            threads.append(threading.Thread(target=self.good_worker, args=(a.seed * 100 + k,), daemon=True))
-        for k in range(a.bad_threads):
-            threads.append(threading.Thread(target=self.bad_worker, args=(a.seed * 200 + k,), daemon=True))
-        for k in range(a.stall_threads):
-            threads.append(threading.Thread(target=self.stall_worker, args=(a.seed * 300 + k,), daemon=True))
+        for name, n, target, base_seed in (("good", a.good_threads, self.good_worker, 100),
+                                           ("bad", a.bad_threads, self.bad_worker, 200),
+                                           ("stall", a.stall_threads, self.stall_worker, 300)):
+            for k in range(n):
+                threads.append(threading.Thread(target=self.guarded, name=f"{name}-{k}",
+                                                args=(f"{name}-{k}", target, a.seed * base_seed + k), daemon=True))
         start = time.monotonic()
         for t in threads:
             t.start()
@@ -325,9 +393,14 @@ class Soak:
                     rss_warm = r
                 if r is not None:
                     rss_samples.append(r)
+        dead = [t.name for t in threads if not t.is_alive()]
+        if dead:
+            self.stats.fail(f"worker threads ended before the soak did: {', '.join(dead)}")
         self.stop.set()
         for t in threads:
             t.join(timeout=a.connection_timeout + 15)
+            if t.is_alive():
+                self.stats.fail(f"worker thread {t.name} still busy {a.connection_timeout + 15:.0f}s after the end")
         elapsed = time.monotonic() - start
         if alive:
             try:
@@ -358,7 +431,14 @@ class Soak:
             growth_mib = (max(rss_samples) - rss_warm) / 1024
             if growth_mib > a.rss_growth_mib:
                 st.fail(f"RSS grew {growth_mib:.1f} MiB after the warm-up (bound {a.rss_growth_mib} MiB)")
-        kinds = " ".join(f"{k}={v}" for k, v in sorted(st.counts.items()))
+        minimums = self.minimums()
+        for kind, least in sorted(minimums.items()):
+            got = st.answered.get(kind, 0)
+            if got < least:
+                st.fail(f"{kind}: {got} answered as expected, fewer than the minimum {least} "
+                        f"({st.counts.get(kind, 0)} sent)")
+        kinds = " ".join(f"{k}={st.answered.get(k, 0)}/{v}" for k, v in sorted(st.counts.items()))
+        least_text = ", ".join(f"{v} {k}" for k, v in sorted(minimums.items()) if k.startswith("stall")) or "no stalls"
         rss_text = (f"RSS warm {rss_warm / 1024:.1f} MiB, max {max(rss_samples) / 1024:.1f} MiB, growth {growth_mib:+.1f} MiB"
                     if growth_mib is not None else "RSS n/a")
         ok = not st.failures and st.server_errors == 0
@@ -367,7 +447,8 @@ class Soak:
         print(f"soak: {'PASS' if ok else 'FAIL'} {total} requests in {elapsed:.1f}s ({total / max(elapsed, 1e-9):.0f}/s), "
               f"{good} good; 5xx: {st.server_errors}; failures: {len(st.failures)}; "
               f"latency unloaded p50 {b50:.1f} ms p99 {b99:.1f} ms, loaded p50 {l50:.1f} ms p99 {l99:.1f} ms "
-              f"(bounds {bound50:.0f}/{bound99:.0f} ms); {rss_text}; [{kinds}]")
+              f"(bounds {bound50:.0f}/{bound99:.0f} ms); {rss_text}; "
+              f"[kind=passed/sent: {kinds}] (at least {a.min_per_kind} each, {least_text})")
         return 0 if ok else 1
 
 
@@ -414,6 +495,8 @@ def main():
     p.add_argument("--p99-factor", type=float, default=10)
     p.add_argument("--p99-slack-ms", type=float, default=200)
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--min-per-kind", type=int, default=5,
+                   help="answers each kind of request must pass (default 5; fewer stalls in a short run)")
     sys.exit(Soak(p.parse_args()).run())
 
 
