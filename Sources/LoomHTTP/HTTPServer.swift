@@ -17,8 +17,9 @@ import Musl
 ///
 /// The server itself answers, without calling the handler: requests whose framing
 /// RFC 9112 forbids (400 `bad_request`, `HTTPFraming.swift`), requests the precheck
-/// rejects, `OPTIONS` (CORS preflight, 204), bodies over `maxBodyBytes` (413 `too_large`),
-/// bodies that would pass `maxBufferedBodyBytes` (503 `overloaded`). It adds CORS headers
+/// rejects, `OPTIONS` (CORS preflight, 204), bodies over `maxBodyBytes` (413), bodies
+/// that would pass `maxBufferedBodyBytes` (503); the bodies of its own refusals come from
+/// `Configuration.refusalResponse` (`HTTPRefusal`). It adds CORS headers
 /// and `X-Content-Type-Options: nosniff`, and gzip-compresses large bodies for clients that
 /// accept it (`HTTPResponsePreparation.swift`). It closes connections that send their
 /// headers or body too slowly, and cancels the requests of clients that leave while the
@@ -33,8 +34,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Whether `logger` lets the access lines (info) through; read once (reading a
     /// Logger's level copies its handler, and this is asked once per request).
     let logsAccess: Bool
-    let errorBody: ErrorBody
     let precheck: Precheck?
+    /// `configuration.exposedHeaders` as one header value, nil when there are none.
+    let exposedHeaders: String?
     let handler: Handler
 
     /// Called (on a libmicrohttpd thread) once for each finished request, with what the
@@ -83,12 +85,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// `precheck` (nil: none) sees every request as soon as its headers are in; see
     /// `Precheck`.
-    public init(configuration: Configuration, logger: Logger, errorBody: @escaping ErrorBody,
-                precheck: Precheck? = nil, handler: @escaping Handler) {
+    public init(configuration: Configuration, logger: Logger, precheck: Precheck? = nil,
+                handler: @escaping Handler) {
         self.configuration = configuration
         self.logger = logger
         self.logsAccess = logger.logLevel <= .info
-        self.errorBody = errorBody
+        self.exposedHeaders = configuration.exposedHeaders.isEmpty ? nil : configuration.exposedHeaders.joined(separator: ", ")
         self.precheck = precheck
         self.handler = handler
         self.watch = ConnectionWatch(configuration: configuration, logger: logger)
@@ -254,8 +256,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         state.unlock()
 
-        let shuttingDown = prepare(errorBody(503, "overloaded", "the server is shutting down"),
-                                   origin: nil, acceptsGzip: false)
+        let shuttingDown = prepare(configuration.refusalResponse(.shuttingDown), origin: nil, acceptsGzip: false)
         state.lock()
         for ctx in toResume where ctx.pending == nil {
             ctx.pending = shuttingDown

@@ -170,21 +170,20 @@ public final class Router: @unchecked Sendable {
                 return finish(Router.error(.invalidSpec("format must be \"json\" or \"svg\", not '\(other)'", path: "format")))
             }
             let service = self.service
-            let batch = route == .batch
-            // A byte-identical request already answered: reply from the cache right here,
-            // without a trip through the pool or suspending the connection.
-            let missKey: LayoutService.RawKey?
-            if batch {
-                missKey = nil
+            let pending: LayoutService.PendingLayout?
+            if route == .batch {
+                pending = nil
             } else {
-                switch service.lookup(body: request.body, format: format) {
-                case .hit(let outcome):
-                    // The same cache entry always answers alike: the server may reuse what
-                    // it built for it (headers, gzip, its own response object).
+                switch service.answer(body: request.body, format: format) {
+                case .ready(let outcome):
+                    // Answered from the cache right here, without a trip through the pool or
+                    // suspending the connection. The same cache entry always answers alike:
+                    // the server may reuse what it built for it (headers, gzip, its own
+                    // response object).
                     var response = Router.layoutResponse(outcome)
                     response.reuseKey = outcome.cacheEntry
                     return finish(response)
-                case .miss(let raw): missKey = raw
+                case .layoutNeeded(let layout): pending = layout
                 }
             }
             // The deadline counts from now: time spent queued is part of it. A client that
@@ -192,12 +191,8 @@ public final class Router: @unchecked Sendable {
             let budget = service.makeBudget()
             request.cancellation.onCancel { budget.cancel() }
             let accepted = pool.submit {
-                if let raw = missKey {
-                    // A request whose client left, or whose deadline passed, while it waited.
-                    if budget.shouldStop() {
-                        return finish(Router.layoutResponse(LayoutService.outcome(LayoutService.error(for: budget))))
-                    }
-                    finish(Router.layoutResponse(service.layout(body: request.body, format: format, miss: raw, budget: budget)))
+                if let pending {
+                    finish(Router.layoutResponse(pending.run(budget: budget)))
                 } else {
                     // Each item gets its own budget, drawn from the request's.
                     let outcome = service.batch(body: request.body, budget: budget, forEachParallel: LayoutPool.forEachParallel)
@@ -277,9 +272,15 @@ public final class Router: @unchecked Sendable {
         HTTPResponse(status: e.status, headers: [("Content-Type", "application/json")], body: e.jsonBytes)
     }
 
-    /// The body the HTTP server uses for the errors it answers itself (413 before reading).
-    public static func errorBody(status: Int, code: String, message: String) -> HTTPResponse {
-        error(WireError(status: status, code: code, message: message))
+    /// The wire format's error for an answer the HTTP server gives itself.
+    @Sendable static func refusalResponse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        let code: String
+        switch refusal {
+        case .malformedFraming: code = "bad_request"
+        case .bodyTooLarge: code = "too_large"
+        case .bodiesBuffered, .shuttingDown: code = "overloaded"
+        }
+        return error(WireError(status: refusal.status, code: code, message: refusal.message))
     }
 
     static func json(_ status: Int, _ s: String) -> HTTPResponse {

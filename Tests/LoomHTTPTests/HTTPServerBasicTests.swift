@@ -208,7 +208,7 @@ final class HTTPServerBasicTests: HTTPServerTestCase {
     func testPortAlreadyInUseThrowsAClearError() throws {
         let first = try startServer(handler: Self.echo)
         let second = HTTPServer(configuration: configuration { $0.port = first.boundPort }, logger: log.logger(),
-                                errorBody: Self.errorBody, handler: Self.echo)
+                                handler: Self.echo)
         XCTAssertThrowsError(try second.start()) { error in
             XCTAssertEqual(error as? HTTPServerError, .addressInUse(host: "127.0.0.1", port: first.boundPort))
             XCTAssertTrue(String(describing: error).contains("already in use"))

@@ -118,8 +118,7 @@ final class HTTPServerLifecycleTests: HTTPServerTestCase {
         }
         for quiesce in [false, true] {
             let before = openDescriptors()
-            let server = HTTPServer(configuration: configuration(), logger: log.logger(), errorBody: Self.errorBody,
-                                    handler: Self.echo)
+            let server = HTTPServer(configuration: configuration(), logger: log.logger(), handler: Self.echo)
             try server.start()
             XCTAssertEqual(try RawHTTPClient(port: server.boundPort).roundTrip("GET", "/").status, 200)
             if quiesce { server.stopAccepting() }
