@@ -70,7 +70,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var capturingStartup = false
     /// Held around every MHD_resume_connection made from outside libmicrohttpd's threads,
     /// and by stop() around MHD_stop_daemon, so that no resume can hit a stopped daemon.
-    let resumeLock = NSLock()
+    let resumeLock = Mutex(())
     private var logSink: UnsafeMutablePointer<loom_log_sink>?
     /// libmicrohttpd responses kept for `HTTPResponse.reuseKey`s.
     let shared = SharedResponses()
@@ -238,10 +238,11 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop() {
         // First the watch thread (it resumes connections under resumeLock, held below).
         watch.stop()
+        resumeLock.withLock { _ in stopDaemon() }
+    }
 
-        resumeLock.lock()
-        defer { resumeLock.unlock() }
-
+    /// `stop()` once the watch thread is gone, `resumeLock` held.
+    private func stopDaemon() {
         state.lock()
         guard let d = daemon, !stopping else {
             state.unlock()

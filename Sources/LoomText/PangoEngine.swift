@@ -1,5 +1,6 @@
 import CPango
 import LoomLayout
+import Synchronization
 
 /// A font loaded in one engine: its Pango description, the Pango font and its metrics.
 final class EngineFont {
@@ -86,7 +87,7 @@ enum LayoutStrategy: Sendable, Equatable {
 /// measures plain texts from cached word advances.
 final class PangoEngine {
     /// Serializes this module's first look at a font's metrics (see above).
-    static let metricsLock = Lock()
+    static let metricsLock = Mutex(())
     /// Set by the measurer while it holds `metricsLock` for a whole measurement.
     var holdsMetricsLock = false
     /// Whether a font of this engine has metrics computed in a race (see above).
@@ -230,7 +231,7 @@ final class PangoEngine {
         let check = {
             PangoEngine.approximateCharWidth(font, language) > 0 && PangoEngine.approximateCharWidth(font, nil) > 0
         }
-        let complete = holdsMetricsLock ? check() : PangoEngine.metricsLock.withLock(check)
+        let complete = holdsMetricsLock ? check() : PangoEngine.metricsLock.withLock { _ in check() }
         guard complete else {
             poisoned = true
             return false

@@ -1,6 +1,7 @@
 import Foundation
 import CPango
 import LoomLayout
+import Synchronization
 
 /// Measures text with Pango the way Chromium's CSS text layout does
 /// (`shared/design/text-measurement.md`), with ASTextNode's line limit, truncation and
@@ -99,7 +100,7 @@ import LoomLayout
 /// nothing of it.
 public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private let catalog: FontCatalog
-    private let poolLock = Lock()
+    private let poolLock = Mutex(())
     private var idleEngines: [PangoEngine] = []
     private var engineCount = 0
     private var allEngines: [PangoEngine] = []
@@ -253,14 +254,15 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         var attempt = 0
         while true {
             let exclusive = attempt > 0
-            if exclusive { PangoEngine.metricsLock.lock() }
-            let (result, clean, stopped) = withEngine { engine -> (TextMeasurement, Bool, Bool) in
-                engine.holdsMetricsLock = exclusive
-                defer { engine.holdsMetricsLock = false }
-                let result = engine.measure(text, in: containerSize, budget: budget)
-                return (result, !engine.poisoned, engine.stopped)
+            func measureOnce() -> (TextMeasurement, Bool, Bool) {
+                withEngine { engine in
+                    engine.holdsMetricsLock = exclusive
+                    defer { engine.holdsMetricsLock = false }
+                    let result = engine.measure(text, in: containerSize, budget: budget)
+                    return (result, !engine.poisoned, engine.stopped)
+                }
             }
-            if exclusive { PangoEngine.metricsLock.unlock() }
+            let (result, clean, stopped) = exclusive ? PangoEngine.metricsLock.withLock { _ in measureOnce() } : measureOnce()
             if stopped { return (result, false) }
             attempt += 1
             // Another thread can still compute metrics outside the lock (a fallback font
@@ -312,7 +314,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// Uncached measurements answered from word advances and by a Pango layout so far
     /// (read while no measurement runs).
     public var measurementPaths: (fromWords: Int, fromLayout: Int) {
-        poolLock.withLock {
+        poolLock.withLock { _ in
             allEngines.reduce(discardedPaths) { ($0.0 + $1.fromWords, $0.1 + $1.fromLayout) }
         }
     }
@@ -322,18 +324,18 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
 
     /// Number of Pango engines created so far (= the peak number of concurrent measurements,
     /// plus the engines discarded).
-    public var engineCountCreated: Int { poolLock.withLock { engineCount } }
+    public var engineCountCreated: Int { poolLock.withLock { _ in engineCount } }
 
     private func withEngine<T>(_ body: (PangoEngine) -> T) -> T {
-        let engine: PangoEngine = poolLock.withLock { () -> PangoEngine? in
+        let engine: PangoEngine = poolLock.withLock { _ -> PangoEngine? in
             idleEngines.popLast()
         } ?? {
             let engine = PangoEngine(catalog: catalog, wordCache: wordCache, strategy: strategy)
-            poolLock.withLock { engineCount += 1; allEngines.append(engine) }
+            poolLock.withLock { _ in engineCount += 1; allEngines.append(engine) }
             return engine
         }()
         defer {
-            poolLock.withLock {
+            poolLock.withLock { _ in
                 if engine.isRetired && !engine.poisoned {
                     // Its font map holds too many fonts (PangoEngine.maxFontsPerEngine).
                     discardedPaths.fromWords += engine.fromWords

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 import LoomHTTP
 import LoomService
 import LoomServer
@@ -132,21 +133,22 @@ struct ServeCommand: ParsableCommand {
 /// What SIGTERM / SIGINT do: the drain once the server runs, before that nothing; then the
 /// logs are flushed and the process exits 0. Runs once however many signals arrive.
 final class ShutdownHandler: @unchecked Sendable {
-    private let lock = NSLock()
-    private var action: (() -> Void)?
-    private var started = false
+    private struct State {
+        var action: (() -> Void)?
+        var started = false
+    }
+    private let state = Mutex(State())
 
     func install(_ action: @escaping () -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        self.action = action
+        state.withLock { $0.action = action }
     }
 
     func run() {
-        lock.lock()
-        if started { lock.unlock(); return }
-        started = true
-        let action = self.action
-        lock.unlock()
+        let (first, action) = state.withLock { s in
+            defer { s.started = true }
+            return (!s.started, s.action)
+        }
+        guard first else { return }
         action?()
         LogOutput.shared.flush()
         Foundation.exit(0)
