@@ -218,7 +218,6 @@ extension HTTPServer {
             return .NO
         }
         ctx.phase = .dispatched
-        ctx.handled = true
         ctx.cancellation = cancellation
         state.unlock()
 

@@ -39,10 +39,6 @@ public final class HTTPServer: @unchecked Sendable {
     let exposedHeaders: String?
     let handler: Handler
 
-    /// Called (on a libmicrohttpd thread) once for each finished request, with what the
-    /// access log line says; e.g. for metrics. Set it before `start()`.
-    public var accessLogHook: (@Sendable (HTTPAccessLogEntry) -> Void)?
-
     /// When set, the access log line goes here instead of through `logger` (still only when
     /// `logger.logLevel` lets info through): `message` is exactly the text `logger.info`
     /// would get and `remote` its one metadata value ("remote"). For a log handler that
