@@ -75,7 +75,7 @@ extension HTTPServer {
                 if value.lowercased().contains("close") { close = true }
                 continue
             case "vary":
-                vary.append(contentsOf: value.split(separator: ",").map { $0.trimmingWhitespace() })
+                vary.append(contentsOf: value.split(separator: ",").map { $0.trimmingSpacesAndTabs() })
                 continue
             case "content-encoding":
                 hasEncoding = true

@@ -236,7 +236,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         text.letterSpacing >= 0 && text.spans.allSatisfy { ($0.letterSpacing ?? 0) >= 0 }
     }
 
-    // MARK: More
+    // MARK: Measuring without the cache
 
     /// Measures without looking at or filling the cache.
     ///
@@ -271,6 +271,8 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         }
     }
 
+    // MARK: Fonts
+
     /// The families that can be used, with their aliases and faces (`GET /fonts`).
     public func availableFamilies() -> [FontFamilyInfo] { catalog.families }
 
@@ -295,6 +297,8 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         guard let key = catalog.familyKey(for: family) else { return nil }
         return catalog.families.first { $0.name.lowercased() == key }?.name
     }
+
+    // MARK: Caches and counts
 
     /// Hits, misses and size of the measurement cache, and the size of the word cache.
     public var cacheStatistics: TextCacheStatistics {
@@ -326,6 +330,8 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// plus the engines discarded).
     public var engineCountCreated: Int { poolLock.withLock { _ in engineCount } }
 
+    // MARK: The engine pool
+
     private func withEngine<T>(_ body: (PangoEngine) -> T) -> T {
         let engine: PangoEngine = poolLock.withLock { _ -> PangoEngine? in
             idleEngines.popLast()
@@ -336,12 +342,9 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         }()
         defer {
             poolLock.withLock { _ in
-                if engine.isRetired && !engine.poisoned {
-                    // Its font map holds too many fonts (PangoEngine.maxFontsPerEngine).
-                    discardedPaths.fromWords += engine.fromWords
-                    discardedPaths.fromLayout += engine.fromLayout
-                    allEngines.removeAll { $0 === engine }
-                } else if engine.poisoned {
+                // Discarded when its font map holds too many fonts (PangoEngine.maxFontsPerEngine)
+                // or a font's metrics were computed in a race.
+                if engine.isRetired || engine.poisoned {
                     discardedPaths.fromWords += engine.fromWords
                     discardedPaths.fromLayout += engine.fromLayout
                     allEngines.removeAll { $0 === engine }
