@@ -137,37 +137,14 @@ public final class Router: @unchecked Sendable {
             return finish(r)
         }
         switch route {
-        case .healthz:
-            finish(Router.json(200, #"{"status":"ok"}"#))
-        case .readyz:
-            // Not ready while draining, or while a new layout would be refused.
-            if isDraining {
-                finish(Router.json(503, #"{"status":"draining"}"#))
-            } else if pool.isFull {
-                finish(Router.json(503, #"{"status":"overloaded"}"#))
-            } else {
-                finish(Router.json(200, #"{"status":"ok"}"#))
-            }
-        case .metrics:
-            let body = metrics.render(cache: service.responseCache.statistics, subtree: service.subtreeCache.storage.statistics,
-                                      text: textCacheStatistics())
-            finish(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: body))
-        case .fonts:
-            finish(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: fontsJSON()))
-        case .openapi:
-            finish(HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: EmbeddedFiles.openapiYAML))
-        case .playground:
-            finish(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"),
-                                                       ("Content-Security-Policy", Router.playgroundPolicy)],
-                                body: EmbeddedFiles.playgroundHTML))
+        case .healthz, .readyz, .metrics, .fonts, .openapi, .playground:
+            finish(answer(route))
         case .layout, .batch:
             guard Router.isJSON(request.header("content-type")) else { return finish(Router.error(.unsupportedMediaType)) }
             let format: OutputFormat
-            switch request.query["format"] ?? "json" {
-            case "json", "": format = .json
-            case "svg": format = .svg
-            case let other:
-                return finish(Router.error(.invalidSpec("format must be \"json\" or \"svg\", not '\(other)'", path: "format")))
+            switch Router.outputFormat(request.query["format"]) {
+            case .success(let f): format = f
+            case .failure(let error): return finish(Router.error(error))
             }
             let service = self.service
             let pending: LayoutService.PendingLayout?
@@ -206,6 +183,45 @@ public final class Router: @unchecked Sendable {
             }
         case .other:
             finish(Router.error(.notFound))
+        }
+    }
+
+    /// The answer of a route that needs no layout: the probes, /metrics, /fonts and the
+    /// embedded files.
+    private func answer(_ route: Route) -> HTTPResponse {
+        switch route {
+        case .readyz:
+            // Not ready while draining, or while a new layout would be refused.
+            if isDraining { return Router.json(503, #"{"status":"draining"}"#) }
+            if pool.isFull { return Router.json(503, #"{"status":"overloaded"}"#) }
+            return Router.json(200, #"{"status":"ok"}"#)
+        case .metrics:
+            let body = metrics.render(cache: service.responseCache.statistics, subtree: service.subtreeCache.storage.statistics,
+                                      text: textCacheStatistics())
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: body)
+        case .fonts:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: fontsJSON())
+        case .openapi:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")],
+                                body: EmbeddedFiles.openapiYAML)
+        case .playground:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"),
+                                                       ("Content-Security-Policy", Router.playgroundPolicy)],
+                                body: EmbeddedFiles.playgroundHTML)
+        case .healthz:
+            return Router.json(200, #"{"status":"ok"}"#)
+        case .layout, .batch, .other:
+            // Not answered here (`handle` lays them out or answers 404).
+            return Router.error(.notFound)
+        }
+    }
+
+    /// The `format` query parameter: json (also when absent or empty) or svg.
+    static func outputFormat(_ value: String?) -> Result<OutputFormat, WireError> {
+        switch value ?? "json" {
+        case "json", "": return .success(.json)
+        case "svg": return .success(.svg)
+        case let other: return .failure(.invalidSpec("format must be \"json\" or \"svg\", not '\(other)'", path: "format"))
         }
     }
 
