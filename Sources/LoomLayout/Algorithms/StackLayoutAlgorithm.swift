@@ -3,7 +3,7 @@ import Dispatch
 /// The stack algorithm of `ASStackLayoutSpec` (semantics §7.2): first measurement, lines,
 /// flexing once per line, line cross sizes and baselines, stretching, positioning.
 /// Texture splits this into ASStackUnpositionedLayout and ASStackPositionedLayout; here it is
-/// one value that runs the steps in order over the children's states.
+/// one value that runs the steps in order over a few parallel arrays.
 final class StackLayoutAlgorithm {
     static let violationEpsilon = 0.01
 
@@ -17,18 +17,13 @@ final class StackLayoutAlgorithm {
     let parentSize: Size
     let concurrent: Bool
 
-    /// What the algorithm keeps of each child while it runs.
-    struct ChildState {
-        /// The child's current layout; until it is measured, the context's `placeholder` (no
-        /// child's measurement is ever that object). Held unretained: every layout
-        /// `layoutThatFits` returns stays in the child's memo for as long as the tree lives,
-        /// so the algorithm need not count references to each one it stores and reads.
-        var layout: Unmanaged<Layout>
-        /// Its cross-axis alignment: its `alignSelf`, else the stack's `alignItems`.
-        let alignment: StackLayoutAlignItems
-    }
-    /// By child index.
-    private var states: [ChildState]
+    /// Per child: current layout and resolved alignment. A child not measured yet holds the
+    /// context's `placeholder` (no child's measurement is ever that object). Layouts are
+    /// held unretained: every layout `layoutThatFits` returns stays in the child's memo for as
+    /// long as the tree lives, so the algorithm need not count references to each one it
+    /// stores and reads.
+    private var layouts: [Unmanaged<Layout>]
+    let alignments: [StackLayoutAlignItems]
 
     struct Line {
         var range: Range<Int>
@@ -57,18 +52,17 @@ final class StackLayoutAlgorithm {
         self.parentSize = Size(width: used.min.width == used.max.width ? used.min.width : .nan,
                                height: used.min.height == used.max.height ? used.min.height : .nan)
         self.concurrent = spec.concurrent && context.allowsConcurrency && spec.children.count > 1
-        self.states = []
-    }
-
-    /// A child's alignment on the cross axis.
-    @inline(__always) static func alignment(of child: LayoutElement, alignItems: StackLayoutAlignItems) -> StackLayoutAlignItems {
-        switch child.style.alignSelf {
-        case .auto: return alignItems
-        case .start: return .start
-        case .end: return .end
-        case .center: return .center
-        case .stretch: return .stretch
+        let alignItems = spec.alignItems
+        self.alignments = spec.children.map { child in
+            switch child.style.alignSelf {
+            case .auto: return alignItems
+            case .start: return .start
+            case .end: return .end
+            case .center: return .center
+            case .stretch: return .stretch
+            }
         }
+        self.layouts = []
     }
 
     // MARK: axis helpers
@@ -84,15 +78,14 @@ final class StackLayoutAlgorithm {
 
     // MARK: the children's current layouts
 
-    @inline(__always) func size(of i: Int) -> Size { states[i].layout._withUnsafeGuaranteedRef { $0.size } }
-    @inline(__always) func ascender(of i: Int) -> Double { states[i].layout._withUnsafeGuaranteedRef { $0.ascender } }
-    @inline(__always) func descender(of i: Int) -> Double { states[i].layout._withUnsafeGuaranteedRef { $0.descender } }
+    @inline(__always) func size(of i: Int) -> Size { layouts[i]._withUnsafeGuaranteedRef { $0.size } }
+    @inline(__always) func ascender(of i: Int) -> Double { layouts[i]._withUnsafeGuaranteedRef { $0.ascender } }
+    @inline(__always) func descender(of i: Int) -> Double { layouts[i]._withUnsafeGuaranteedRef { $0.descender } }
     @inline(__always) func isPlaceholder(_ i: Int) -> Bool {
-        states[i].layout.toOpaque() == Unmanaged.passUnretained(context.placeholder).toOpaque()
+        layouts[i].toOpaque() == Unmanaged.passUnretained(context.placeholder).toOpaque()
     }
     /// `layout` must be one `layoutThatFits` returned (kept alive by the child's memo).
-    @inline(__always) func setLayout(_ i: Int, _ layout: Layout) { states[i].layout = Unmanaged.passUnretained(layout) }
-    @inline(__always) func alignment(of i: Int) -> StackLayoutAlignItems { states[i].alignment }
+    @inline(__always) func setLayout(_ i: Int, _ layout: Layout) { layouts[i] = Unmanaged.passUnretained(layout) }
 
     // MARK: measuring a child (crossChildLayout)
 
@@ -110,7 +103,7 @@ final class StackLayoutAlgorithm {
     private func measure(_ child: LayoutElement, _ i: Int, stackMin: Double, stackMax: Double,
                          crossMin cMin: Double, crossMax cMax: Double) -> Layout {
         let childCrossMin: Double, childCrossMax: Double
-        if alignment(of: i) == .stretch {
+        if alignments[i] == .stretch {
             let r = child.style.resolveSize(parent: .undefined)
             let rMin = cross(r.min), rMax = cross(r.max)
             childCrossMin = rMin != 0 ? rMin : cMin
@@ -162,14 +155,7 @@ final class StackLayoutAlgorithm {
         let optimized = flexibleBoth == 1 && mainMin == mainMax
 
         // §7.2.4: first pass with an unbounded (or flex-basis) main axis.
-        let placeholder = Unmanaged.passUnretained(context.placeholder)
-        let alignItems = spec.alignItems
-        var initial: [ChildState] = []
-        initial.reserveCapacity(n)
-        for child in children {
-            initial.append(ChildState(layout: placeholder, alignment: Self.alignment(of: child, alignItems: alignItems)))
-        }
-        states = initial
+        layouts = filled(Unmanaged.passUnretained(context.placeholder), count: n)
         let parentMain = main(parentSize)
         var firstPass: [MainSize] = []
         firstPass.reserveCapacity(n)
@@ -289,10 +275,10 @@ final class StackLayoutAlgorithm {
         }
     }
 
-    func isBaseline(_ i: Int) -> Bool { alignment(of: i) == .baselineFirst || alignment(of: i) == .baselineLast }
+    func isBaseline(_ i: Int) -> Bool { alignments[i] == .baselineFirst || alignments[i] == .baselineLast }
 
     func baselineOf(_ i: Int) -> Double {
-        switch alignment(of: i) {
+        switch alignments[i] {
         case .baselineFirst: return ascender(of: i)
         case .baselineLast: return cross(size(of: i)) + descender(of: i)
         default: return 0
@@ -347,7 +333,7 @@ final class StackLayoutAlgorithm {
             let lineCross = lines[li].cross
             var candidates: [MainSize] = []
             for i in lines[li].range
-            where alignment(of: i) == .stretch && lineCross - cross(size(of: i)) > StackLayoutAlgorithm.violationEpsilon {
+            where alignments[i] == .stretch && lineCross - cross(size(of: i)) > StackLayoutAlgorithm.violationEpsilon {
                 candidates.append(MainSize(index: i, main: main(size(of: i))))
             }
             if candidates.isEmpty { continue }
@@ -411,13 +397,13 @@ final class StackLayoutAlgorithm {
                 if k > 0 { p += spec.spacing + extraGap }
                 let itemCross = cross(size(of: i))
                 let offset: Double
-                switch alignment(of: i) {
+                switch alignments[i] {
                 case .end: offset = line.cross - itemCross
                 case .center: offset = grid.floor((line.cross - itemCross) / 2)
                 case .baselineFirst, .baselineLast: offset = line.baseline - baselineOf(i)
                 case .start, .stretch: offset = 0
                 }
-                subs.append(Sublayout(slot: i, position: point(main: p, cross: lineCrossStart + offset), layout: states[i].layout.takeUnretainedValue()))
+                subs.append(Sublayout(slot: i, position: point(main: p, cross: lineCrossStart + offset), layout: layouts[i].takeUnretainedValue()))
                 p += main(size(of: i)) + s.spacingAfter
             }
             lineCrossStart += line.cross + lineGap + spec.lineSpacing
