@@ -59,13 +59,13 @@ enum Gzip {
         guard let acceptEncoding, !acceptEncoding.isEmpty else { return false }
         for item in acceptEncoding.split(separator: ",") {
             let parts = item.split(separator: ";")
-            guard let name = parts.first?.trimmingWhitespace().lowercased(),
+            guard let name = parts.first?.trimmingSpacesAndTabs().lowercased(),
                   name == "gzip" || name == "x-gzip" else { continue }
             var q = 1.0
             for param in parts.dropFirst() {
                 let kv = param.split(separator: "=", maxSplits: 1)
-                if kv.count == 2, kv[0].trimmingWhitespace().lowercased() == "q" {
-                    q = Double(kv[1].trimmingWhitespace()) ?? 1.0
+                if kv.count == 2, kv[0].trimmingSpacesAndTabs().lowercased() == "q" {
+                    q = Double(kv[1].trimmingSpacesAndTabs()) ?? 1.0
                 }
             }
             return q > 0
@@ -75,7 +75,8 @@ enum Gzip {
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
+    /// Without the spaces and tabs around it (HTTP's optional whitespace; nothing else).
+    func trimmingSpacesAndTabs() -> String {
         var s = Substring(self)
         while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" { s.removeLast() }

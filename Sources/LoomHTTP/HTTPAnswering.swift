@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Logging
+import Synchronization
 
 /// From the handler's answer to libmicrohttpd: `respond` (any thread) prepares the answer
 /// and resumes the suspended connection; `queue` (libmicrohttpd's thread) hands it over.
@@ -34,17 +35,17 @@ extension HTTPServer {
         state.unlock()
         guard needsResume else { return } // the access handler will pick it up
 
-        resumeLock.lock()
-        state.lock()
-        let claimed = ctx.phase == .suspended && !stopping
-        if claimed { ctx.phase = .resumed }
-        state.unlock()
-        if claimed {
-            // The connection is suspended, hence alive; the next access-handler call
-            // for it queues ctx.pending.
-            MHD_resume_connection(ctx.connection)
+        resumeLock.withLock { _ in
+            state.lock()
+            let claimed = ctx.phase == .suspended && !stopping
+            if claimed { ctx.phase = .resumed }
+            state.unlock()
+            if claimed {
+                // The connection is suspended, hence alive; the next access-handler call
+                // for it queues ctx.pending.
+                MHD_resume_connection(ctx.connection)
+            }
         }
-        resumeLock.unlock()
     }
 
     /// The prepared response for a response with a reuse key: the shared one if there is

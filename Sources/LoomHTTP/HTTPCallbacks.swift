@@ -38,7 +38,6 @@ extension HTTPServer {
             inFlightCount = max(0, inFlightCount - 1)
             if inFlightCount == 0 && idleWaiters > 0 { state.broadcast() }
         }
-        let hook = accessLogHook
         let writer = accessLogWriter
         state.unlock()
 
@@ -68,11 +67,6 @@ extension HTTPServer {
         if logsAccess {
             writeAccessLine(ctx, status: status, bytes: bytes, milliseconds: milliseconds,
                             outcome: sent ? nil : outcome, writer: writer)
-        }
-        if let hook {
-            hook(HTTPAccessLogEntry(method: ctx.method, path: ctx.path, status: status, bytes: bytes,
-                                    milliseconds: milliseconds, remoteAddress: ctx.remoteAddress,
-                                    handled: ctx.handled, outcome: outcome))
         }
     }
 

@@ -81,18 +81,20 @@ final class ConnectionWatch: @unchecked Sendable {
     /// Set once, before `start()`.
     weak var server: HTTPServer?
 
-    // Guarded by `lock`. The lock is also what makes shutdown(fd) safe: libmicrohttpd tells
-    // us of a connection's closing (`closed`, which takes the lock) before it closes the
-    // socket, so a socket in `connections` is never another connection's.
-    private let lock = NSLock()
-    private var connections: [ObjectIdentifier: ConnectionDeadlines] = [:]
-    private var running = false
-    private var watchThread: pthread_t?
-    private var finished: DispatchSemaphore?
-    /// Wakes the thread's poll (a new connection after none, stop); open while it runs.
-    private var wakeFD: Int32 = -1
-    /// Set when `stop()` ran on the watch thread itself: the thread closes `wakeFD`.
-    private var closeWakeOnExit = false
+    private struct State {
+        var connections: [ObjectIdentifier: ConnectionDeadlines] = [:]
+        var running = false
+        var watchThread: pthread_t?
+        var finished: DispatchSemaphore?
+        /// Wakes the thread's poll (a new connection after none, stop); open while it runs.
+        var wakeFD: Int32 = -1
+        /// Set when `stop()` ran on the watch thread itself: the thread closes `wakeFD`.
+        var closeWakeOnExit = false
+    }
+    // The lock is also what makes shutdown(fd) safe: libmicrohttpd tells us of a
+    // connection's closing (`closed`, which takes the lock) before it closes the socket, so
+    // a socket in `connections` is never another connection's.
+    private let state = Mutex(State())
 
     init(configuration: HTTPServer.Configuration, logger: Logger) {
         func nanos(_ seconds: Int) -> UInt64 { UInt64(max(0, seconds)) &* 1_000_000_000 }
@@ -104,18 +106,16 @@ final class ConnectionWatch: @unchecked Sendable {
     }
 
     func start() {
-        lock.lock()
-        guard !running else {
-            lock.unlock()
-            return
-        }
-        running = true
-        closeWakeOnExit = false
-        wakeFD = loom_wake_create()
-        let wake = wakeFD
         let done = DispatchSemaphore(value: 0)
-        finished = done
-        lock.unlock()
+        let wake: Int32? = state.withLock { s in
+            guard !s.running else { return nil }
+            s.running = true
+            s.closeWakeOnExit = false
+            s.wakeFD = loom_wake_create()
+            s.finished = done
+            return s.wakeFD
+        }
+        guard let wake else { return }
         let thread = Thread { [self] in
             self.run(wake: wake)
             done.signal()
@@ -127,60 +127,53 @@ final class ConnectionWatch: @unchecked Sendable {
     /// Stops the thread and waits for it (unless called on it: the server's last reference
     /// may be dropped there).
     func stop() {
-        lock.lock()
-        let wasRunning = running
-        running = false
-        let onWatchThread = watchThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
-        let done = finished
-        let wake = wakeFD
-        if wasRunning && onWatchThread { closeWakeOnExit = true }
-        lock.unlock()
+        let (wasRunning, onWatchThread, done, wake) = state.withLock { s in
+            let wasRunning = s.running
+            s.running = false
+            let onWatchThread = s.watchThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            if wasRunning && onWatchThread { s.closeWakeOnExit = true }
+            return (wasRunning, onWatchThread, s.finished, s.wakeFD)
+        }
         guard wasRunning else { return }
         if onWatchThread { return } // the loop ends after this call returns
         loom_wake_signal(wake)
         done?.wait()
-        lock.lock()
-        if wakeFD == wake { wakeFD = -1 }
-        lock.unlock()
+        state.withLock { s in
+            if s.wakeFD == wake { s.wakeFD = -1 }
+        }
         close(wake)
     }
 
     func opened(_ connection: ConnectionDeadlines) {
-        lock.lock()
-        connections[ObjectIdentifier(connection)] = connection
-        let first = connections.count == 1
-        if first && running { loom_wake_signal(wakeFD) }
-        lock.unlock()
+        state.withLock { s in
+            s.connections[ObjectIdentifier(connection)] = connection
+            if s.connections.count == 1 && s.running { loom_wake_signal(s.wakeFD) }
+        }
     }
 
     func closed(_ connection: ConnectionDeadlines) {
-        lock.lock()
-        connections.removeValue(forKey: ObjectIdentifier(connection))
-        lock.unlock()
+        _ = state.withLock { s in
+            s.connections.removeValue(forKey: ObjectIdentifier(connection))
+        }
     }
 
     private func run(wake wakeFD: Int32) {
-        lock.lock()
-        watchThread = pthread_self()
-        lock.unlock()
+        state.withLock { $0.watchThread = pthread_self() }
         defer {
-            lock.lock()
-            watchThread = nil
-            if closeWakeOnExit {
-                closeWakeOnExit = false
-                if self.wakeFD == wakeFD { self.wakeFD = -1 }
-                close(wakeFD)
+            state.withLock { s in
+                s.watchThread = nil
+                if s.closeWakeOnExit {
+                    s.closeWakeOnExit = false
+                    if s.wakeFD == wakeFD { s.wakeFD = -1 }
+                    close(wakeFD)
+                }
             }
-            lock.unlock()
         }
         var watched: [(RequestContext, Int32)] = []
         var fds: [pollfd] = []
         var nextCheck = DispatchTime.now().uptimeNanoseconds &+ Self.tickNanos
         while true {
-            lock.lock()
-            let go = running
-            let idle = connections.isEmpty
-            lock.unlock()
+            let (go, idle) = state.withLock { ($0.running, $0.connections.isEmpty) }
             if !go { break }
 
             watched.removeAll(keepingCapacity: true)
@@ -212,25 +205,25 @@ final class ConnectionWatch: @unchecked Sendable {
 
     private func closeLateConnections(now: UInt64) {
         var counts = [0, 0, 0, 0]
-        lock.lock()
-        for connection in connections.values where connection.cutReason == .none {
-            let deadline = connection.deadline.load(ordering: .relaxed)
-            let bodyStart = connection.bodyStarted.load(ordering: .relaxed)
-            var cut = ConnectionDeadlines.Cut.none
-            if deadline != 0 && now >= deadline {
-                cut = bodyStart == 0 ? .headers : .body
-            } else if minBytesPerSecond > 0, bodyStart != 0, now > bodyStart, now - bodyStart >= graceNanos {
-                let seconds = Double(now - bodyStart) / 1e9
-                if Double(connection.bodyBytes.load(ordering: .relaxed)) < Double(minBytesPerSecond) * seconds {
-                    cut = .rate
+        state.withLock { s in
+            for connection in s.connections.values where connection.cutReason == .none {
+                let deadline = connection.deadline.load(ordering: .relaxed)
+                let bodyStart = connection.bodyStarted.load(ordering: .relaxed)
+                var cut = ConnectionDeadlines.Cut.none
+                if deadline != 0 && now >= deadline {
+                    cut = bodyStart == 0 ? .headers : .body
+                } else if minBytesPerSecond > 0, bodyStart != 0, now > bodyStart, now - bodyStart >= graceNanos {
+                    let seconds = Double(now - bodyStart) / 1e9
+                    if Double(connection.bodyBytes.load(ordering: .relaxed)) < Double(minBytesPerSecond) * seconds {
+                        cut = .rate
+                    }
                 }
-            }
-            guard cut != .none, connection.fd >= 0 else { continue }
-            connection.cut.store(cut.rawValue, ordering: .relaxed)
-            _ = shutdown(connection.fd, Int32(SHUT_RDWR))
-            counts[Int(cut.rawValue)] += 1
+                guard cut != .none, connection.fd >= 0 else { continue }
+                connection.cut.store(cut.rawValue, ordering: .relaxed)
+                _ = shutdown(connection.fd, Int32(SHUT_RDWR))
+                counts[Int(cut.rawValue)] += 1
         }
-        lock.unlock()
+        }
         if counts[1] + counts[2] + counts[3] > 0 {
             logger.notice("closed slow connections", metadata: [
                 "headers_late": .stringConvertible(counts[1]), "body_late": .stringConvertible(counts[2]),
@@ -284,21 +277,22 @@ extension HTTPServer {
     /// The client of a suspended request closed its connection: cancel the request, and
     /// resume the connection to close it (its answer, when it comes, is dropped).
     func clientLeft(_ ctx: RequestContext) {
-        resumeLock.lock()
-        state.lock()
-        // Still suspended: the connection cannot have been closed meanwhile, so the socket
-        // polled was this request's.
-        let claimed = ctx.phase == .suspended && !ctx.abandoned && !stopping
-        if claimed {
-            ctx.abandoned = true
-            ctx.phase = .resumed
+        let (claimed, cancellation) = resumeLock.withLock { _ in
+            state.lock()
+            // Still suspended: the connection cannot have been closed meanwhile, so the
+            // socket polled was this request's.
+            let claimed = ctx.phase == .suspended && !ctx.abandoned && !stopping
+            if claimed {
+                ctx.abandoned = true
+                ctx.phase = .resumed
+            }
+            let cancellation = ctx.cancellation
+            state.unlock()
+            if claimed {
+                MHD_resume_connection(ctx.connection)
+            }
+            return (claimed, cancellation)
         }
-        let cancellation = ctx.cancellation
-        state.unlock()
-        if claimed {
-            MHD_resume_connection(ctx.connection)
-        }
-        resumeLock.unlock()
         if claimed {
             cancellation?.cancel()
         }

@@ -83,7 +83,7 @@ extension HTTPServer {
         while q.pointee == 0x20 || q.pointee == 0x09 { q += 1 }
         if digits > 0 && q.pointee == 0 && !(p.pointee >= 0x30 && p.pointee <= 0x39) { return (n, false) }
         // Anything else: the general rules.
-        let declared = String(cString: value).trimmingWhitespace()
+        let declared = String(cString: value).trimmingSpacesAndTabs()
         guard !declared.isEmpty else { return nil }
         let length = UInt64(declared)
         let overflow = length == nil && declared.allSatisfy { $0 >= "0" && $0 <= "9" }

@@ -37,14 +37,14 @@ extension HTTPServer {
         state.unlock()
 
         if let problem = Self.framingProblem(head, version: version) {
-            return queue(ctx, refusal(400, "bad_request", "malformed request framing: \(problem)", ctx))
+            return queue(ctx, refusal(.malformedFraming(problem), ctx))
         }
         var declared: UInt64 = 0
         var overflow = false
         if let value = head.content_length {
             // (libmicrohttpd itself refuses a value that is not a number; kept for safety.)
             guard let (length, tooLong) = Self.contentLength(value), length != nil || tooLong else {
-                return queue(ctx, refusal(400, "bad_request", "malformed request framing: Content-Length is not a number", ctx))
+                return queue(ctx, refusal(.malformedFraming("Content-Length is not a number"), ctx))
             }
             declared = length ?? .max
             overflow = tooLong
@@ -83,10 +83,10 @@ extension HTTPServer {
         if overflow || declared > UInt64(max(0, configuration.maxBodyBytes)) {
             // Queued before any body byte is read: libmicrohttpd discards the body and
             // closes the connection after the answer.
-            return queue(ctx, tooLargeResponse(ctx))
+            return queue(ctx, refusal(.bodyTooLarge(limit: configuration.maxBodyBytes), ctx))
         }
         if declared > 0 && bufferedBodyBytes.load(ordering: .relaxed) > configuration.maxBufferedBodyBytes - Int(declared) {
-            return queue(ctx, overloadedResponse(ctx))
+            return queue(ctx, refusal(.bodiesBuffered, ctx))
         }
         ctx.declaredLength = Int(declared)
         if ctx.method == "OPTIONS" {
@@ -121,13 +121,13 @@ extension HTTPServer {
             // Chunked body over the limit (a declared length was checked up front). The
             // answer cannot be queued while upload data is pending, so drop what we have,
             // discard the rest and answer 413 at the end of the body.
-            refuseBody(ctx, tooLargeResponse(ctx), discarded: count)
+            refuseBody(ctx, refusal(.bodyTooLarge(limit: configuration.maxBodyBytes), ctx), discarded: count)
             return .YES
         }
         let held = bufferedBodyBytes.add(count, ordering: .relaxed).newValue
         if held > configuration.maxBufferedBodyBytes {
             bufferedBodyBytes.subtract(count, ordering: .relaxed)
-            refuseBody(ctx, overloadedResponse(ctx), discarded: count)
+            refuseBody(ctx, refusal(.bodiesBuffered, ctx), discarded: count)
             return .YES
         }
         ctx.heldBytes += count
@@ -218,7 +218,6 @@ extension HTTPServer {
             return .NO
         }
         ctx.phase = .dispatched
-        ctx.handled = true
         ctx.cancellation = cancellation
         state.unlock()
 
@@ -266,8 +265,7 @@ extension HTTPServer {
         state.unlock()
         guard resumeNow else { return .YES }
         if needsShutdownAnswer {
-            let shuttingDown = prepare(errorBody(503, "overloaded", "the server is shutting down"),
-                                       origin: ctx.origin, acceptsGzip: false)
+            let shuttingDown = prepare(refusalResponse(.shuttingDown), origin: ctx.origin, acceptsGzip: false)
             state.lock()
             if ctx.pending == nil { ctx.pending = shuttingDown }
             state.unlock()

@@ -10,7 +10,6 @@ extension HTTPServer {
         var shared: SharedResponse? = nil
     }
 
-    static let exposedHeaders = "X-Layout-Cache, X-Layout-Key"
     static let allowedMethods = "GET, POST, OPTIONS"
     static let allowedHeaders = "Content-Type, Accept, Accept-Encoding"
     static let preflightMaxAge = "86400"
@@ -45,25 +44,19 @@ extension HTTPServer {
         return PreparedResponse(status: 204, headers: headers, body: [], close: false)
     }
 
-    func tooLargeResponse(_ ctx: RequestContext) -> PreparedResponse {
-        refusal(413, "too_large", "request body larger than \(configuration.maxBodyBytes) bytes", ctx)
-    }
-
-    /// 503 while the bodies being received hold `maxBufferedBodyBytes`.
-    func overloadedResponse(_ ctx: RequestContext) -> PreparedResponse {
-        var response = errorBody(503, "overloaded", "too many request bodies are being received; retry")
-        response.headers.append(("Retry-After", "1"))
-        var prepared = prepare(response, origin: ctx.origin, acceptsGzip: false)
-        prepared.close = true
-        return prepared
-    }
-
-    /// An error the server answers itself (the wire format's error body); the connection
+    /// An answer the server gives itself (`Configuration.refusalResponse`); the connection
     /// is closed after it.
-    func refusal(_ status: Int, _ code: String, _ message: String, _ ctx: RequestContext) -> PreparedResponse {
-        var prepared = prepare(errorBody(status, code, message), origin: ctx.origin, acceptsGzip: false)
+    func refusal(_ refusal: HTTPRefusal, _ ctx: RequestContext) -> PreparedResponse {
+        var prepared = prepare(refusalResponse(refusal), origin: ctx.origin, acceptsGzip: false)
         prepared.close = true
         return prepared
+    }
+
+    /// The configured answer to `refusal`, with `Retry-After` where waiting helps.
+    func refusalResponse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        var response = configuration.refusalResponse(refusal)
+        if let seconds = refusal.retryAfterSeconds { response.headers.append(("Retry-After", String(seconds))) }
+        return response
     }
 
     static let nosniff = ("X-Content-Type-Options", "nosniff")
@@ -86,7 +79,7 @@ extension HTTPServer {
                 if value.lowercased().contains("close") { close = true }
                 continue
             case "vary":
-                vary.append(contentsOf: value.split(separator: ",").map { $0.trimmingWhitespace() })
+                vary.append(contentsOf: value.split(separator: ",").map { $0.trimmingSpacesAndTabs() })
                 continue
             case "content-encoding":
                 hasEncoding = true
@@ -105,7 +98,7 @@ extension HTTPServer {
         }
         if !hasAllowOrigin, let allow = allowedOrigin(origin) {
             headers.append(("Access-Control-Allow-Origin", allow))
-            headers.append(("Access-Control-Expose-Headers", Self.exposedHeaders))
+            if let exposedHeaders { headers.append(("Access-Control-Expose-Headers", exposedHeaders)) }
         }
         if corsVariesByOrigin {
             vary.append("Origin")

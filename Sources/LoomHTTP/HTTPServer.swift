@@ -17,8 +17,9 @@ import Musl
 ///
 /// The server itself answers, without calling the handler: requests whose framing
 /// RFC 9112 forbids (400 `bad_request`, `HTTPFraming.swift`), requests the precheck
-/// rejects, `OPTIONS` (CORS preflight, 204), bodies over `maxBodyBytes` (413 `too_large`),
-/// bodies that would pass `maxBufferedBodyBytes` (503 `overloaded`). It adds CORS headers
+/// rejects, `OPTIONS` (CORS preflight, 204), bodies over `maxBodyBytes` (413), bodies
+/// that would pass `maxBufferedBodyBytes` (503); the bodies of its own refusals come from
+/// `Configuration.refusalResponse` (`HTTPRefusal`). It adds CORS headers
 /// and `X-Content-Type-Options: nosniff`, and gzip-compresses large bodies for clients that
 /// accept it (`HTTPResponsePreparation.swift`). It closes connections that send their
 /// headers or body too slowly, and cancels the requests of clients that leave while the
@@ -33,13 +34,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// Whether `logger` lets the access lines (info) through; read once (reading a
     /// Logger's level copies its handler, and this is asked once per request).
     let logsAccess: Bool
-    let errorBody: ErrorBody
     let precheck: Precheck?
+    /// `configuration.exposedHeaders` as one header value, nil when there are none.
+    let exposedHeaders: String?
     let handler: Handler
-
-    /// Called (on a libmicrohttpd thread) once for each finished request, with what the
-    /// access log line says; e.g. for metrics. Set it before `start()`.
-    public var accessLogHook: (@Sendable (HTTPAccessLogEntry) -> Void)?
 
     /// When set, the access log line goes here instead of through `logger` (still only when
     /// `logger.logLevel` lets info through): `message` is exactly the text `logger.info`
@@ -68,7 +66,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var capturingStartup = false
     /// Held around every MHD_resume_connection made from outside libmicrohttpd's threads,
     /// and by stop() around MHD_stop_daemon, so that no resume can hit a stopped daemon.
-    let resumeLock = NSLock()
+    let resumeLock = Mutex(())
     private var logSink: UnsafeMutablePointer<loom_log_sink>?
     /// libmicrohttpd responses kept for `HTTPResponse.reuseKey`s.
     let shared = SharedResponses()
@@ -83,12 +81,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// `precheck` (nil: none) sees every request as soon as its headers are in; see
     /// `Precheck`.
-    public init(configuration: Configuration, logger: Logger, errorBody: @escaping ErrorBody,
-                precheck: Precheck? = nil, handler: @escaping Handler) {
+    public init(configuration: Configuration, logger: Logger, precheck: Precheck? = nil,
+                handler: @escaping Handler) {
         self.configuration = configuration
         self.logger = logger
         self.logsAccess = logger.logLevel <= .info
-        self.errorBody = errorBody
+        self.exposedHeaders = configuration.exposedHeaders.isEmpty ? nil : configuration.exposedHeaders.joined(separator: ", ")
         self.precheck = precheck
         self.handler = handler
         self.watch = ConnectionWatch(configuration: configuration, logger: logger)
@@ -236,10 +234,11 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop() {
         // First the watch thread (it resumes connections under resumeLock, held below).
         watch.stop()
+        resumeLock.withLock { _ in stopDaemon() }
+    }
 
-        resumeLock.lock()
-        defer { resumeLock.unlock() }
-
+    /// `stop()` once the watch thread is gone, `resumeLock` held.
+    private func stopDaemon() {
         state.lock()
         guard let d = daemon, !stopping else {
             state.unlock()
@@ -254,8 +253,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         state.unlock()
 
-        let shuttingDown = prepare(errorBody(503, "overloaded", "the server is shutting down"),
-                                   origin: nil, acceptsGzip: false)
+        let shuttingDown = prepare(refusalResponse(.shuttingDown), origin: nil, acceptsGzip: false)
         state.lock()
         for ctx in toResume where ctx.pending == nil {
             ctx.pending = shuttingDown

@@ -34,9 +34,17 @@ extension HTTPServer {
         /// How long a body may arrive at any rate before `minBodyBytesPerSecond` applies.
         public var bodyRateGraceSeconds: Int = 5
         /// Bytes held, server-wide, in request bodies still arriving (not yet handed to the
-        /// handler). A request that would pass it is answered 503 `overloaded` with
-        /// `Retry-After: 1`, and its connection is closed.
+        /// handler). A request that would pass it is refused with `.bodiesBuffered` (503,
+        /// `Retry-After: 1`), and its connection is closed.
         public var maxBufferedBodyBytes: Int = 128 << 20
+        /// Response headers a cross-origin page may read: sent as
+        /// `Access-Control-Expose-Headers` with every answer to an allowed origin. Empty
+        /// (the default): the header is not sent.
+        public var exposedHeaders: [String] = []
+        /// The answers the server gives itself, without the handler (see `HTTPRefusal`);
+        /// the server adds CORS headers, `nosniff` and, for `.bodiesBuffered`,
+        /// `Retry-After`. The default: the refusal's status and message as plain text.
+        public var refusalResponse: @Sendable (HTTPRefusal) -> HTTPResponse = { $0.plainTextResponse }
 
         public init(host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 4 << 20,
                     maxConnections: Int = 1024, connectionTimeoutSeconds: Int = 10, threads: Int = 2,
@@ -65,12 +73,56 @@ extension HTTPServer {
     /// second call is ignored with a warning; calls after `stop()` do nothing). It must
     /// not call `stop()` itself on that thread.
     public typealias Handler = @Sendable (HTTPRequest, _ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void
-    /// Builds the JSON error body of the wire format for errors the server answers itself.
-    public typealias ErrorBody = @Sendable (_ status: Int, _ code: String, _ message: String) -> HTTPResponse
     /// Looks at a request as soon as its headers are in, before any body byte is read (and
     /// before `100 Continue` is sent), on a libmicrohttpd thread: it must be quick and must
     /// not block. A response rejects the request: it is sent instead of calling the handler
     /// (and instead of the CORS preflight answer for `OPTIONS`); when the request announced
     /// a body, the connection is closed after it. nil lets the request through.
     public typealias Precheck = @Sendable (HTTPRequestHead) -> HTTPResponse?
+}
+
+/// Why the server answers a request itself, without calling the handler. The answer's body
+/// comes from `Configuration.refusalResponse`.
+public enum HTTPRefusal: Sendable, Hashable {
+    /// Framing RFC 9112 forbids (`HTTPFraming.swift`); what is wrong with it.
+    case malformedFraming(String)
+    /// A body longer than `maxBodyBytes` (the limit).
+    case bodyTooLarge(limit: Int)
+    /// The bodies being received already hold `maxBufferedBodyBytes`.
+    case bodiesBuffered
+    /// The server stopped before the handler answered.
+    case shuttingDown
+
+    /// The status the server answers with.
+    public var status: Int {
+        switch self {
+        case .malformedFraming: return 400
+        case .bodyTooLarge: return 413
+        case .bodiesBuffered, .shuttingDown: return 503
+        }
+    }
+
+    /// When to come back, for the refusals that pass (sent as `Retry-After`): a moment
+    /// for bodies in flight; for a shutdown, the time another instance takes over.
+    public var retryAfterSeconds: Int? {
+        switch self {
+        case .bodiesBuffered, .shuttingDown: return 1
+        case .malformedFraming, .bodyTooLarge: return nil
+        }
+    }
+
+    /// What went wrong, in a sentence for the client.
+    public var message: String {
+        switch self {
+        case .malformedFraming(let problem): return "malformed request framing: \(problem)"
+        case .bodyTooLarge(let limit): return "request body larger than \(limit) bytes"
+        case .bodiesBuffered: return "too many request bodies are being received; retry"
+        case .shuttingDown: return "the server is shutting down"
+        }
+    }
+
+    /// `status` with `message` as a plain-text body.
+    public var plainTextResponse: HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(message.utf8))
+    }
 }

@@ -178,28 +178,6 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// One finished request, as written to the access log (and handed to
-/// `HTTPServer.accessLogHook` when set).
-public struct HTTPAccessLogEntry: Sendable {
-    /// The method as the client sent it ("HEAD" stays "HEAD" here).
-    public var method: String
-    public var path: String
-    /// The status sent, or 0 when no response was sent (client gone, timeout, error).
-    public var status: Int
-    /// Body bytes of the response as sent (after compression).
-    public var bytes: Int
-    /// From the end of the request headers until the response was fully sent.
-    public var milliseconds: Double
-    public var remoteAddress: String
-    /// Whether the handler saw this request (false for preflights and the errors the server
-    /// answers itself).
-    public var handled: Bool
-    /// "ok", or why the request ended early: "client_closed" (also when the client left
-    /// while the handler worked), "timeout" (idle, or past the header or body deadline),
-    /// "error", "shutdown".
-    public var outcome: String
-}
-
 public enum HTTPServerError: Error, CustomStringConvertible, Equatable {
     /// The host does not parse or resolve to an address.
     case invalidAddress(host: String, reason: String)

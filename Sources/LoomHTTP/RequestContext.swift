@@ -47,7 +47,6 @@ final class RequestContext: @unchecked Sendable {
     /// The answer decided before the handler, sent once the body is in.
     var rejection: HTTPServer.PreparedResponse?
 
-    var handled = false
     /// Counted in `inFlightCount`; in `parked`.
     var inFlight = false
     var parked = false

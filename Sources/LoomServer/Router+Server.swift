@@ -18,8 +18,7 @@ extension Router {
         let pool = LayoutPool(workers: workers, queueLimit: queueLimit)
         let router = Router(service: service, pool: pool, metrics: metrics, fontsJSON: fontsJSON,
                             textCacheStatistics: textCacheStatistics)
-        let server = HTTPServer(configuration: http, logger: logger,
-                                errorBody: { Router.errorBody(status: $0, code: $1, message: $2) },
+        let server = HTTPServer(configuration: Router.serving(http), logger: logger,
                                 precheck: { router.precheck($0) }) { request, respond in
             router.handle(request, respond: respond)
         }
@@ -34,10 +33,18 @@ extension Router {
                                               connectionTimeoutSeconds: 10, threads: 2, corsAllowedOrigins: [])
         var adminLogger = logger
         adminLogger[metadataKey: "listener"] = "admin"
-        return HTTPServer(configuration: config, logger: adminLogger,
-                          errorBody: { Router.errorBody(status: $0, code: $1, message: $2) },
+        return HTTPServer(configuration: Router.serving(config), logger: adminLogger,
                           precheck: { router.adminPrecheck($0) }) { request, respond in
             router.handleAdmin(request, respond: respond)
         }
+    }
+
+    /// `configuration` with what the wire format adds to any HTTP server: the layout
+    /// headers a page may read, and its error bodies for the server's own refusals.
+    static func serving(_ configuration: HTTPServer.Configuration) -> HTTPServer.Configuration {
+        var configuration = configuration
+        configuration.exposedHeaders = ["X-Layout-Cache", "X-Layout-Key"]
+        configuration.refusalResponse = Router.refusalResponse
+        return configuration
     }
 }

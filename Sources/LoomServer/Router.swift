@@ -137,57 +137,30 @@ public final class Router: @unchecked Sendable {
             return finish(r)
         }
         switch route {
-        case .healthz:
-            finish(Router.json(200, #"{"status":"ok"}"#))
-        case .readyz:
-            // Not ready while draining, or while a new layout would be refused.
-            if isDraining {
-                finish(Router.json(503, #"{"status":"draining"}"#))
-            } else if pool.isFull {
-                finish(Router.json(503, #"{"status":"overloaded"}"#))
-            } else {
-                finish(Router.json(200, #"{"status":"ok"}"#))
-            }
-        case .metrics:
-            let body = metrics.render(cache: service.responseCache.statistics, subtree: service.subtreeCache.storage.statistics,
-                                      text: textCacheStatistics())
-            finish(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: body))
-        case .fonts:
-            finish(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: fontsJSON()))
-        case .openapi:
-            finish(HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")], body: EmbeddedFiles.openapiYAML))
-        case .playground:
-            finish(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"),
-                                                       ("Content-Security-Policy", Router.playgroundPolicy)],
-                                body: EmbeddedFiles.playgroundHTML))
+        case .healthz, .readyz, .metrics, .fonts, .openapi, .playground:
+            finish(answer(route))
         case .layout, .batch:
             guard Router.isJSON(request.header("content-type")) else { return finish(Router.error(.unsupportedMediaType)) }
             let format: OutputFormat
-            switch request.query["format"] ?? "json" {
-            case "json", "": format = .json
-            case "svg" where route == .batch:
-                // Batch results are JSON objects; refused rather than answered in another format than asked.
-                return finish(Router.error(.invalidSpec("/layout/batch answers JSON only; ask POST /layout?format=svg for one tree's SVG", path: "format")))
-            case "svg": format = .svg
-            case let other:
-                return finish(Router.error(.invalidSpec("format must be \"json\" or \"svg\", not '\(other)'", path: "format")))
+            switch Router.outputFormat(request.query["format"], route: route) {
+            case .success(let f): format = f
+            case .failure(let error): return finish(Router.error(error))
             }
             let service = self.service
-            let batch = route == .batch
-            // A byte-identical request already answered: reply from the cache right here,
-            // without a trip through the pool or suspending the connection.
-            let missKey: LayoutService.RawKey?
-            if batch {
-                missKey = nil
+            let pending: LayoutService.PendingLayout?
+            if route == .batch {
+                pending = nil
             } else {
-                switch service.lookup(body: request.body, format: format) {
-                case .hit(let outcome):
-                    // The same cache entry always answers alike: the server may reuse what
-                    // it built for it (headers, gzip, its own response object).
+                switch service.answer(body: request.body, format: format) {
+                case .ready(let outcome):
+                    // Answered from the cache right here, without a trip through the pool or
+                    // suspending the connection. The same cache entry always answers alike:
+                    // the server may reuse what it built for it (headers, gzip, its own
+                    // response object).
                     var response = Router.layoutResponse(outcome)
                     response.reuseKey = outcome.cacheEntry
                     return finish(response)
-                case .miss(let raw): missKey = raw
+                case .layoutNeeded(let layout): pending = layout
                 }
             }
             // The deadline counts from now: time spent queued is part of it. A client that
@@ -195,12 +168,8 @@ public final class Router: @unchecked Sendable {
             let budget = service.makeBudget()
             request.cancellation.onCancel { budget.cancel() }
             let accepted = pool.submit {
-                if let raw = missKey {
-                    // A request whose client left, or whose deadline passed, while it waited.
-                    if budget.shouldStop() {
-                        return finish(Router.layoutResponse(LayoutService.outcome(LayoutService.error(for: budget))))
-                    }
-                    finish(Router.layoutResponse(service.layout(body: request.body, format: format, miss: raw, budget: budget)))
+                if let pending {
+                    finish(Router.layoutResponse(pending.run(budget: budget)))
                 } else {
                     // Each item gets its own budget, drawn from the request's.
                     let outcome = service.batch(body: request.body, budget: budget, forEachParallel: LayoutPool.forEachParallel)
@@ -214,6 +183,49 @@ public final class Router: @unchecked Sendable {
             }
         case .other:
             finish(Router.error(.notFound))
+        }
+    }
+
+    /// The answer of a route that needs no layout: the probes, /metrics, /fonts and the
+    /// embedded files.
+    private func answer(_ route: Route) -> HTTPResponse {
+        switch route {
+        case .readyz:
+            // Not ready while draining, or while a new layout would be refused.
+            if isDraining { return Router.json(503, #"{"status":"draining"}"#) }
+            if pool.isFull { return Router.json(503, #"{"status":"overloaded"}"#) }
+            return Router.json(200, #"{"status":"ok"}"#)
+        case .metrics:
+            let body = metrics.render(cache: service.responseCache.statistics, subtree: service.subtreeCache.storage.statistics,
+                                      text: textCacheStatistics())
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: body)
+        case .fonts:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: fontsJSON())
+        case .openapi:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")],
+                                body: EmbeddedFiles.openapiYAML)
+        case .playground:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"),
+                                                       ("Content-Security-Policy", Router.playgroundPolicy)],
+                                body: EmbeddedFiles.playgroundHTML)
+        case .healthz:
+            return Router.json(200, #"{"status":"ok"}"#)
+        case .layout, .batch, .other:
+            // Not answered here (`handle` lays them out or answers 404).
+            return Router.error(.notFound)
+        }
+    }
+
+    /// The `format` query parameter: json (also when absent or empty) or svg.
+    static func outputFormat(_ value: String?, route: Route) -> Result<OutputFormat, WireError> {
+        switch value ?? "json" {
+        case "json", "": return .success(.json)
+        case "svg" where route == .batch:
+            // Batch results are JSON objects; refused rather than answered in another format than asked.
+            return .failure(.invalidSpec("/layout/batch answers JSON only; ask POST /layout?format=svg for one tree's SVG",
+                                         path: "format"))
+        case "svg": return .success(.svg)
+        case let other: return .failure(.invalidSpec("format must be \"json\" or \"svg\", not '\(other)'", path: "format"))
         }
     }
 
@@ -280,9 +292,15 @@ public final class Router: @unchecked Sendable {
         HTTPResponse(status: e.status, headers: [("Content-Type", "application/json")], body: e.jsonBytes)
     }
 
-    /// The body the HTTP server uses for the errors it answers itself (413 before reading).
-    public static func errorBody(status: Int, code: String, message: String) -> HTTPResponse {
-        error(WireError(status: status, code: code, message: message))
+    /// The wire format's error for an answer the HTTP server gives itself.
+    @Sendable static func refusalResponse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        let code: String
+        switch refusal {
+        case .malformedFraming: code = "bad_request"
+        case .bodyTooLarge: code = "too_large"
+        case .bodiesBuffered, .shuttingDown: code = "overloaded"
+        }
+        return error(WireError(status: refusal.status, code: code, message: refusal.message))
     }
 
     static func json(_ status: Int, _ s: String) -> HTTPResponse {

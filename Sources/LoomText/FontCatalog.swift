@@ -344,7 +344,8 @@ func listDirectory(_ path: String) -> [String] {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
+    /// Without the Unicode whitespace around it (a font family as written in a request).
+    fileprivate func trimmingWhitespace() -> String {
         var s = Substring(self)
         while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }

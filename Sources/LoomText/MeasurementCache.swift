@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import LoomLayout
+import Synchronization
 
 /// Hit and miss counts and sizes of the measurement cache, and the size of the word cache.
 public struct TextCacheStatistics: Hashable, Sendable, Codable {
@@ -118,7 +119,7 @@ final class MeasurementCache: @unchecked Sendable {
     /// A shard's state is only touched under its lock, so the run-time exclusivity checks
     /// Swift makes on every access to a class's stored properties are left out.
     private final class Shard {
-        let lock = Lock()
+        let lock = Mutex(())
         /// Maximum answers held (the shard's share of the capacity).
         let capacity: Int
         /// Maximum bytes held (the shard's share of the byte capacity), and the bytes held.
@@ -197,13 +198,11 @@ final class MeasurementCache: @unchecked Sendable {
         @inline(__always) static func fingerprint(_ digest: ElementDigest) -> Int { Int(bitPattern: UInt(digest.low)) }
 
         func lookup(_ attributes: TextAttributes, _ fingerprint: Int, _ container: Container) -> Lookup {
-            lock.lock(); defer { lock.unlock() }
-            return answers(find(attributes, fingerprint), container, countingMiss: true)
+            lock.withLock { _ in answers(find(attributes, fingerprint), container, countingMiss: true) }
         }
 
         func lookup(_ digest: ElementDigest, _ container: Container, countingMiss: Bool) -> Lookup {
-            lock.lock(); defer { lock.unlock() }
-            return answers(find(digest), container, countingMiss: countingMiss)
+            lock.withLock { _ in answers(find(digest), container, countingMiss: countingMiss) }
         }
 
         /// The answers of the text at `index` (nil: not cached), counted as a hit or a miss.
@@ -232,21 +231,23 @@ final class MeasurementCache: @unchecked Sendable {
 
         func store(_ attributes: TextAttributes, _ fingerprint: Int, _ container: Container, _ measurement: TextMeasurement,
                    keyBytes: Int) {
-            lock.lock(); defer { lock.unlock() }
-            let size = Shard.bytes(key: keyBytes)
-            store(at: find(attributes, fingerprint), fingerprint, container, measurement, bytes: size) {
-                Text(fingerprint: fingerprint, digestHigh: 0, first: $0,
-                     key: Shard.copy(TextIdentity.encode(attributes)), bytes: size)
+            lock.withLock { _ in
+                let size = Shard.bytes(key: keyBytes)
+                store(at: find(attributes, fingerprint), fingerprint, container, measurement, bytes: size) {
+                    Text(fingerprint: fingerprint, digestHigh: 0, first: $0,
+                         key: Shard.copy(TextIdentity.encode(attributes)), bytes: size)
+                }
             }
         }
 
         func store(_ digest: ElementDigest, _ container: Container, _ measurement: TextMeasurement, countingMiss: Bool) {
-            lock.lock(); defer { lock.unlock() }
-            if countingMiss { misses += 1 }
-            let fingerprint = Shard.fingerprint(digest)
-            let size = Shard.bytes(key: 0)
-            store(at: find(digest), fingerprint, container, measurement, bytes: size) {
-                Text(fingerprint: fingerprint, digestHigh: digest.high, first: $0, key: Text.noKey, bytes: size)
+            lock.withLock { _ in
+                if countingMiss { misses += 1 }
+                let fingerprint = Shard.fingerprint(digest)
+                let size = Shard.bytes(key: 0)
+                store(at: find(digest), fingerprint, container, measurement, bytes: size) {
+                    Text(fingerprint: fingerprint, digestHigh: digest.high, first: $0, key: Text.noKey, bytes: size)
+                }
             }
         }
 
@@ -368,12 +369,13 @@ final class MeasurementCache: @unchecked Sendable {
         }
 
         func clear() {
-            lock.lock(); defer { lock.unlock() }
-            for i in table.indices { table[i] = 0 }
-            freeKeys()
-            texts.removeAll(keepingCapacity: true); moreAnswers.removeAll(keepingCapacity: true)
-            free.removeAll(keepingCapacity: true)
-            answerCount = 0; bytes = 0; hand = 0; hits = 0; misses = 0
+            lock.withLock { _ in
+                for i in table.indices { table[i] = 0 }
+                freeKeys()
+                texts.removeAll(keepingCapacity: true); moreAnswers.removeAll(keepingCapacity: true)
+                free.removeAll(keepingCapacity: true)
+                answerCount = 0; bytes = 0; hand = 0; hits = 0; misses = 0
+            }
         }
     }
 
@@ -437,7 +439,7 @@ final class MeasurementCache: @unchecked Sendable {
     var statistics: TextCacheStatistics {
         var hits = 0, misses = 0, entries = 0, bytes = 0
         for s in shards {
-            s.lock.withLock {
+            s.lock.withLock { _ in
                 hits += s.hits; misses += s.misses; entries += s.answerCount; bytes += s.bytes
             }
         }

@@ -1,5 +1,6 @@
 import CPango
 import LoomLayout
+import Synchronization
 
 /// A font loaded in one engine: its Pango description, the Pango font and its metrics.
 final class EngineFont {
@@ -86,7 +87,7 @@ enum LayoutStrategy: Sendable, Equatable {
 /// measures plain texts from cached word advances.
 final class PangoEngine {
     /// Serializes this module's first look at a font's metrics (see above).
-    static let metricsLock = Lock()
+    static let metricsLock = Mutex(())
     /// Set by the measurer while it holds `metricsLock` for a whole measurement.
     var holdsMetricsLock = false
     /// Whether a font of this engine has metrics computed in a race (see above).
@@ -230,7 +231,7 @@ final class PangoEngine {
         let check = {
             PangoEngine.approximateCharWidth(font, language) > 0 && PangoEngine.approximateCharWidth(font, nil) > 0
         }
-        let complete = holdsMetricsLock ? check() : PangoEngine.metricsLock.withLock(check)
+        let complete = holdsMetricsLock ? check() : PangoEngine.metricsLock.withLock { _ in check() }
         guard complete else {
             poisoned = true
             return false
@@ -378,16 +379,9 @@ final class PangoEngine {
             releaseLargeScratch(textLength: length)
         }
         let base = font(for: text.font)
-        let loaded = fontsLoaded
-        var spanFonts: [EngineFont] = []
-        spanFonts.reserveCapacity(text.spans.count)
-        for span in text.spans {
-            spanFonts.append(span.font.map { font(for: $0) } ?? base)
-            // Loading a font can take a while (see maxFontsPerEngine).
-            if fontsLoaded != loaded && spanFonts.count & 7 == 0 && shouldStop() {
-                return TextMeasurement(size: .zero, lineCount: 0, truncated: false, ascender: base.metrics.ascender,
-                                       descender: base.metrics.descender)
-            }
+        guard let spanFonts = spanFonts(text, base: base) else {
+            return TextMeasurement(size: .zero, lineCount: 0, truncated: false, ascender: base.metrics.ascender,
+                                   descender: base.metrics.descender)
         }
         let spanSpacing: [Double] = text.spans.map { PangoEngine.sanitize($0.letterSpacing ?? text.letterSpacing) }
         let lineHeight: Double? = text.lineHeight.flatMap { ($0.isFinite && $0 >= 0) ? $0 : nil }
@@ -440,18 +434,38 @@ final class PangoEngine {
             return TextMeasurement(size: .zero, lineCount: 0, truncated: truncated, ascender: ascender, descender: descender)
         }
 
-        // The widest visible line, the last one with the truncation text if any.
+        // The last visible line with the truncation text, if any.
         let lastWidth = truncated
             ? truncatedLineWidth(text: text, prepared: prepared, lines: lines, lastVisible: visible - 1,
                                  base: base, attributes: source, containerWidth: container.width)
             : lines[visible - 1].width
+        return TextMeasurement(size: PangoEngine.size(of: lines, visible: visible, lastWidth: lastWidth, lineSpacing: lineSpacing),
+                               lineCount: visible, truncated: truncated, ascender: ascender, descender: descender)
+    }
+
+    /// The font of each span (the text's font where a span has none); nil when the budget
+    /// stopped the measurement while fonts were loading.
+    private func spanFonts(_ text: TextAttributes, base: EngineFont) -> [EngineFont]? {
+        let loaded = fontsLoaded
+        var spanFonts: [EngineFont] = []
+        spanFonts.reserveCapacity(text.spans.count)
+        for span in text.spans {
+            spanFonts.append(span.font.map { font(for: $0) } ?? base)
+            // Loading a font can take a while (see maxFontsPerEngine).
+            if fontsLoaded != loaded && spanFonts.count & 7 == 0 && shouldStop() { return nil }
+        }
+        return spanFonts
+    }
+
+    /// The box of the first `visible` lines: the widest of them (the last one `lastWidth`
+    /// wide) by their heights and the spacing between them.
+    private static func size(of lines: [LineInfo], visible: Int, lastWidth: Double, lineSpacing: Double) -> Size {
         var width = lastWidth
         for i in 0..<(visible - 1) where width < lines[i].width { width = lines[i].width }
         var height = 0.0
         for i in 0..<visible { height += lines[i].height }
         height += lineSpacing * Double(visible - 1)
-        return TextMeasurement(size: Size(width: width, height: height), lineCount: visible, truncated: truncated,
-                               ascender: ascender, descender: descender)
+        return Size(width: width, height: height)
     }
 
     /// Letter spacing Pango can represent (non-finite → 0, clamped to ±10 000 px).

@@ -1,6 +1,7 @@
 import Foundation
 import CPango
 import LoomLayout
+import Synchronization
 
 /// Measures text with Pango the way Chromium's CSS text layout does
 /// (`shared/design/text-measurement.md`), with ASTextNode's line limit, truncation and
@@ -99,7 +100,7 @@ import LoomLayout
 /// nothing of it.
 public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private let catalog: FontCatalog
-    private let poolLock = Lock()
+    private let poolLock = Mutex(())
     private var idleEngines: [PangoEngine] = []
     private var engineCount = 0
     private var allEngines: [PangoEngine] = []
@@ -235,7 +236,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         text.letterSpacing >= 0 && text.spans.allSatisfy { ($0.letterSpacing ?? 0) >= 0 }
     }
 
-    // MARK: More
+    // MARK: Measuring without the cache
 
     /// Measures without looking at or filling the cache.
     ///
@@ -253,14 +254,15 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         var attempt = 0
         while true {
             let exclusive = attempt > 0
-            if exclusive { PangoEngine.metricsLock.lock() }
-            let (result, clean, stopped) = withEngine { engine -> (TextMeasurement, Bool, Bool) in
-                engine.holdsMetricsLock = exclusive
-                defer { engine.holdsMetricsLock = false }
-                let result = engine.measure(text, in: containerSize, budget: budget)
-                return (result, !engine.poisoned, engine.stopped)
+            func measureOnce() -> (TextMeasurement, Bool, Bool) {
+                withEngine { engine in
+                    engine.holdsMetricsLock = exclusive
+                    defer { engine.holdsMetricsLock = false }
+                    let result = engine.measure(text, in: containerSize, budget: budget)
+                    return (result, !engine.poisoned, engine.stopped)
+                }
             }
-            if exclusive { PangoEngine.metricsLock.unlock() }
+            let (result, clean, stopped) = exclusive ? PangoEngine.metricsLock.withLock { _ in measureOnce() } : measureOnce()
             if stopped { return (result, false) }
             attempt += 1
             // Another thread can still compute metrics outside the lock (a fallback font
@@ -268,6 +270,8 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
             if clean || attempt >= 16 { return (result, true) }
         }
     }
+
+    // MARK: Fonts
 
     /// The families that can be used, with their aliases and faces (`GET /fonts`).
     public func availableFamilies() -> [FontFamilyInfo] { catalog.families }
@@ -294,6 +298,8 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         return catalog.families.first { $0.name.lowercased() == key }?.name
     }
 
+    // MARK: Caches and counts
+
     /// Hits, misses and size of the measurement cache, and the size of the word cache.
     public var cacheStatistics: TextCacheStatistics {
         var statistics = cache.statistics
@@ -312,7 +318,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// Uncached measurements answered from word advances and by a Pango layout so far
     /// (read while no measurement runs).
     public var measurementPaths: (fromWords: Int, fromLayout: Int) {
-        poolLock.withLock {
+        poolLock.withLock { _ in
             allEngines.reduce(discardedPaths) { ($0.0 + $1.fromWords, $0.1 + $1.fromLayout) }
         }
     }
@@ -322,24 +328,23 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
 
     /// Number of Pango engines created so far (= the peak number of concurrent measurements,
     /// plus the engines discarded).
-    public var engineCountCreated: Int { poolLock.withLock { engineCount } }
+    public var engineCountCreated: Int { poolLock.withLock { _ in engineCount } }
+
+    // MARK: The engine pool
 
     private func withEngine<T>(_ body: (PangoEngine) -> T) -> T {
-        let engine: PangoEngine = poolLock.withLock { () -> PangoEngine? in
+        let engine: PangoEngine = poolLock.withLock { _ -> PangoEngine? in
             idleEngines.popLast()
         } ?? {
             let engine = PangoEngine(catalog: catalog, wordCache: wordCache, strategy: strategy)
-            poolLock.withLock { engineCount += 1; allEngines.append(engine) }
+            poolLock.withLock { _ in engineCount += 1; allEngines.append(engine) }
             return engine
         }()
         defer {
-            poolLock.withLock {
-                if engine.isRetired && !engine.poisoned {
-                    // Its font map holds too many fonts (PangoEngine.maxFontsPerEngine).
-                    discardedPaths.fromWords += engine.fromWords
-                    discardedPaths.fromLayout += engine.fromLayout
-                    allEngines.removeAll { $0 === engine }
-                } else if engine.poisoned {
+            poolLock.withLock { _ in
+                // Discarded when its font map holds too many fonts (PangoEngine.maxFontsPerEngine)
+                // or a font's metrics were computed in a race.
+                if engine.isRetired || engine.poisoned {
                     discardedPaths.fromWords += engine.fromWords
                     discardedPaths.fromLayout += engine.fromLayout
                     allEngines.removeAll { $0 === engine }

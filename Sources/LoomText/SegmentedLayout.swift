@@ -179,15 +179,7 @@ extension PangoEngine {
                              into collector: inout LineCollector) -> Bool {
         let prepared = p.prepared
         let n = prepared.count
-        // Six ems of the largest font: more than Pango's safe distance plus what its
-        // approximate widths (before reshaping a line) can differ by.
-        var em = p.base.resolved.pixelSize
-        for f in p.spanFonts where f.resolved.pixelSize > em { em = f.resolved.pixelSize }
-        let emUnits = Int(min(em, 1e6) * Double(LOOM_PANGO_SCALE))
-        let slack = 6 * emUnits + Int(LOOM_PANGO_SCALE)
-        let scale: Double
-        if case .windows(let s) = strategy { scale = max(0, s) } else { scale = 4 }
-        let baseReach = w + slack + max(Int(scale * Double(w + slack)), Int(scale * 6) * emUnits)
+        let (slack, baseReach) = windowReach(p, pangoWidth: w)
         let hasJoining = prepared.scalars.contains { PangoEngine.isJoiningRelated($0.value) }
 
         var direction = pango_context_get_base_dir(context)
@@ -209,18 +201,7 @@ extension PangoEngine {
                 pango_context_set_base_dir(context, direction)
             }
 
-            // The window's start: `f`, or an earlier line start for shaping context.
-            var start = f
-            if hasJoining && f != paragraphStart && !isCleanStart(prepared, f) {
-                var k = accepted.count - 1
-                while k >= 0 && accepted[k] >= paragraphStart && f - accepted[k] <= 4096 && accepted.count - k <= 64 {
-                    if accepted[k] == paragraphStart || isCleanStart(prepared, accepted[k]) {
-                        start = accepted[k]
-                        break
-                    }
-                    k -= 1
-                }
-            }
+            var start = hasJoining ? joiningStart(prepared, from: f, paragraphStart: paragraphStart, accepted: accepted) : f
             var reach = settled
             var minimumEnd = 0
             var contextTries = 0
@@ -256,9 +237,7 @@ extension PangoEngine {
                     // from far before); then the window's own attributes are taken.
                     contextTries += 1
                     let want = f - (stuck ? 1024 : 64 << (2 * contextTries))
-                    var k = accepted.count - 1
-                    while k >= 0 && accepted[k] > want && accepted[k] > paragraphStart { k -= 1 }
-                    let earlier = k >= 0 ? max(accepted[k], paragraphStart) : paragraphStart
+                    let earlier = lineStart(atOrBefore: want, paragraphStart: paragraphStart, accepted: accepted)
                     if contextTries <= (stuck ? 1 : 3) && earlier < start { start = earlier; continue }
                     relaxed = true
                     start = f
@@ -281,6 +260,41 @@ extension PangoEngine {
             return greedyLines(p, from: n, to: n, limit: 0, into: &collector)
         }
         return true
+    }
+
+    /// How far a window reaches past its first line (Pango units), and the slack kept at
+    /// its end: six ems of the largest font (more than Pango's safe distance plus what its
+    /// approximate widths, before reshaping a line, can differ by), and `scale` times the
+    /// width (the strategy's, else 4).
+    private func windowReach(_ p: LayoutParameters, pangoWidth w: Int) -> (slack: Int, baseReach: Int) {
+        var em = p.base.resolved.pixelSize
+        for f in p.spanFonts where f.resolved.pixelSize > em { em = f.resolved.pixelSize }
+        let emUnits = Int(min(em, 1e6) * Double(LOOM_PANGO_SCALE))
+        let slack = 6 * emUnits + Int(LOOM_PANGO_SCALE)
+        let scale: Double
+        if case .windows(let s) = strategy { scale = max(0, s) } else { scale = 4 }
+        return (slack, w + slack + max(Int(scale * Double(w + slack)), Int(scale * 6) * emUnits))
+    }
+
+    /// The start of a window whose first line starts at `f`, in a text with joining
+    /// characters: `f`, or an earlier kept line's start (at most 64 lines and 4 096 scalars
+    /// back, in the same paragraph) that gives the shaping its context.
+    private func joiningStart(_ prepared: PreparedText, from f: Int, paragraphStart: Int, accepted: [Int]) -> Int {
+        guard f != paragraphStart && !isCleanStart(prepared, f) else { return f }
+        var k = accepted.count - 1
+        while k >= 0 && accepted[k] >= paragraphStart && f - accepted[k] <= 4096 && accepted.count - k <= 64 {
+            if accepted[k] == paragraphStart || isCleanStart(prepared, accepted[k]) { return accepted[k] }
+            k -= 1
+        }
+        return f
+    }
+
+    /// The last kept line start at or before `want` in the paragraph, else the paragraph's
+    /// start.
+    private func lineStart(atOrBefore want: Int, paragraphStart: Int, accepted: [Int]) -> Int {
+        var k = accepted.count - 1
+        while k >= 0 && accepted[k] > want && accepted[k] > paragraphStart { k -= 1 }
+        return k >= 0 ? max(accepted[k], paragraphStart) : paragraphStart
     }
 
     /// A window: the scalars [start, end) laid out (`start` one before the first line's

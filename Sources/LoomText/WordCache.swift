@@ -95,7 +95,7 @@ final class WordCache: @unchecked Sendable {
     }
 
     private final class Shard {
-        let lock = Lock()
+        let lock = Mutex(())
         var map: [Key: Entry] = [:]
         var long: [LongKey: Entry] = [:]
         /// What the entries take, as `bytes(of:)` counts them.
@@ -130,7 +130,7 @@ final class WordCache: @unchecked Sendable {
     let capacity: Int
     let byteCapacity: Int
 
-    private let fontLock = Lock()
+    private let fontLock = Mutex(())
     /// Font numbers for keys. Never reused: an engine may still hold a number after the
     /// table is emptied (it keeps at most `maxFonts` entries).
     private var fontIDs: [ResolvedFont: Int32] = [:]
@@ -158,8 +158,7 @@ final class WordCache: @unchecked Sendable {
     /// `body` on the shard of `hash`, under its lock.
     @inline(__always) private func locked<T>(_ hash: Int, _ body: (Shard) -> T) -> T {
         let s = shard(hash)
-        s.lock.lock(); defer { s.lock.unlock() }
-        return body(s)
+        return s.lock.withLock { _ in body(s) }
     }
 
     func get(_ key: Key) -> Entry? { locked(key.hash) { $0.map[key] } }
@@ -180,17 +179,17 @@ final class WordCache: @unchecked Sendable {
     }
 
     func clear() {
-        for s in shards { s.lock.withLock { s.removeAll() } }
+        for s in shards { s.lock.withLock { _ in s.removeAll() } }
         clears.add(1, ordering: .releasing)
     }
 
-    var count: Int { shards.reduce(0) { n, s in n + s.lock.withLock { s.count } } }
+    var count: Int { shards.reduce(0) { n, s in n + s.lock.withLock { _ in s.count } } }
     /// Bytes the entries are counted for (at most `byteCapacity`).
-    var bytes: Int { shards.reduce(0) { n, s in n + s.lock.withLock { s.bytes } } }
+    var bytes: Int { shards.reduce(0) { n, s in n + s.lock.withLock { _ in s.bytes } } }
 
     /// A small number standing for a resolved font in keys.
     func fontID(_ font: ResolvedFont) -> Int32 {
-        fontLock.withLock {
+        fontLock.withLock { _ in
             if let id = fontIDs[font] { return id }
             if fontIDs.count >= WordCache.maxFonts { fontIDs.removeAll() }
             let id = nextFontID
@@ -206,9 +205,9 @@ final class WordCache: @unchecked Sendable {
         var index: Int32 = 0
         let loaded = loom_font_file(font, &index).map { String(cString: $0) } ?? file
         let face = "\(loaded)#\(index)"
-        if let p = fontLock.withLock({ profiles[face] }) { return p }
+        if let p = fontLock.withLock({ _ in profiles[face] }) { return p }
         let p = FaceWordProfile(font: font)
-        fontLock.withLock { profiles[face] = p }
+        fontLock.withLock { _ in profiles[face] = p }
         return p
     }
 }

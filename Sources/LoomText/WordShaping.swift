@@ -271,28 +271,30 @@ extension PangoEngine {
             let w = Double(lines[k].units) / Double(LOOM_PANGO_SCALE)
             if used < w { used = w }
         }
-        var lastWidth = Double(lines[last].units) / Double(LOOM_PANGO_SCALE)
-        if truncated {
-            let mode = text.truncationMode
-            if mode != .clip {
-                if (mode == .head || mode == .middle) && !lines[last].endsParagraph { return nil }
-                let available = width.isNaN ? Double.infinity : max(0, width)
-                let token = tokenWidth(text.truncationText, font: base, spacing: 0)
-                if lines[last].empty {
-                    lastWidth = token
-                } else if lastWidth + token <= available + 1e-9 {
-                    lastWidth += token
-                } else {
-                    return nil  // the line is cut into graphemes: Pango's cluster widths needed
-                }
-            }
-        }
+        guard let lastWidth = lastVisibleWidth(text, lines[last], truncated: truncated, base: base, containerWidth: width)
+        else { return nil }
         if last == 0 { used = lastWidth } else if used < lastWidth { used = lastWidth }
         var height = 0.0
         for _ in 0..<visible { height += lineBox }
         height += lineSpacing * Double(visible - 1)
         return TextMeasurement(size: Size(width: used, height: height), lineCount: visible, truncated: truncated,
                                ascender: ascender, descender: descender)
+    }
+
+    /// The width of the last visible line, with the truncation text when the text is
+    /// `truncated` (and not clipped); nil when that needs Pango (head or middle truncation
+    /// inside a paragraph, or a line cut into graphemes: Pango's cluster widths).
+    @inline(__always)
+    private func lastVisibleWidth(_ text: TextAttributes, _ line: WordScratch.Line, truncated: Bool, base: EngineFont,
+                                  containerWidth width: Double) -> Double? {
+        let lineWidth = Double(line.units) / Double(LOOM_PANGO_SCALE)
+        let mode = text.truncationMode
+        guard truncated && mode != .clip else { return lineWidth }
+        if (mode == .head || mode == .middle) && !line.endsParagraph { return nil }
+        let available = width.isNaN ? Double.infinity : max(0, width)
+        let token = tokenWidth(text.truncationText, font: base, spacing: 0)
+        if line.empty { return token }
+        return lineWidth + token <= available + 1e-9 ? lineWidth + token : nil
     }
 
     /// Splits the text (its UTF-8 bytes) into paragraphs and words and breaks its lines

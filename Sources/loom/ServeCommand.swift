@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 import LoomHTTP
 import LoomService
 import LoomServer
@@ -47,13 +48,7 @@ struct ServeCommand: ParsableCommand {
         // and a signal that came between `SIG_IGN` and then would be lost. Until the server
         // runs, a signal just exits; then it drains (below).
         let shutdown = ShutdownHandler()
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let signals = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-        for source in signals {
-            source.setEventHandler { shutdown.run() }
-            source.resume()
-        }
+        let signals = shutdown.takeOverSignals()
 
         let dirs = resolveFontDirs(fontDirs)
         let textBytes = setting(textCacheBytes, "LOOM_TEXT_CACHE_BYTES", 32 << 20)
@@ -61,29 +56,11 @@ struct ServeCommand: ParsableCommand {
         guard textBytes >= 0, wordBytes >= 0 else { throw ValidationError("--text-cache-bytes and --word-cache-bytes must be >= 0") }
         let measurer = try makeTextMeasurer(fontDirs: dirs, cacheBytes: textBytes, wordCacheBytes: wordBytes)
 
-        var config = ServiceConfiguration()
-        try limits.apply(to: &config)
-        config.cacheEntries = setting(cacheEntries, "LOOM_CACHE_ENTRIES", 10_000)
-        config.cacheBytes = setting(cacheBytes, "LOOM_CACHE_BYTES", 64 << 20)
-        config.fontSetIdentity = dirs.joined(separator: ":")
+        let config = try serviceConfiguration(fontDirs: dirs)
         let origins = setting(corsOrigins, "LOOM_CORS_ORIGINS", "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }
-        let httpConfig = HTTPServer.Configuration(
-            host: setting(host, "HOST", "0.0.0.0"), port: setting(port, "PORT", 8080),
-            maxBodyBytes: setting(maxBodyBytes, "LOOM_MAX_BODY_BYTES", 4 << 20),
-            maxConnections: setting(maxConnections, "LOOM_MAX_CONNECTIONS", 1024),
-            connectionTimeoutSeconds: setting(connectionTimeout, "LOOM_CONNECTION_TIMEOUT", 10),
-            threads: setting(httpThreads, "LOOM_HTTP_THREADS", 2), corsAllowedOrigins: origins,
-            headerTimeoutSeconds: setting(headerTimeout, "LOOM_HEADER_TIMEOUT", 10),
-            bodyTimeoutSeconds: setting(bodyTimeout, "LOOM_BODY_TIMEOUT", 30),
-            minBodyBytesPerSecond: setting(minBodyRate, "LOOM_MIN_BODY_RATE", 1024),
-            maxBufferedBodyBytes: setting(maxBufferedBodyBytes, "LOOM_MAX_BUFFERED_BODY_BYTES", 128 << 20))
-        for (name, value) in [("--header-timeout", httpConfig.headerTimeoutSeconds), ("--body-timeout", httpConfig.bodyTimeoutSeconds),
-                              ("--min-body-rate", httpConfig.minBodyBytesPerSecond), ("--max-buffered-body-bytes", httpConfig.maxBufferedBodyBytes)]
-        where value < 0 {
-            throw ValidationError("\(name) must be >= 0")
-        }
+        let httpConfig = try httpConfiguration(corsOrigins: origins)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let (server, router) = Router.makeServer(
             service: config, textMeasurer: measurer,
@@ -127,26 +104,69 @@ struct ServeCommand: ParsableCommand {
         }
         withExtendedLifetime(signals) { dispatchMain() }
     }
+
+    /// The service's settings: the limits, the response cache, the font set.
+    private func serviceConfiguration(fontDirs dirs: [String]) throws -> ServiceConfiguration {
+        var config = ServiceConfiguration()
+        try limits.apply(to: &config)
+        config.cacheEntries = setting(cacheEntries, "LOOM_CACHE_ENTRIES", 10_000)
+        config.cacheBytes = setting(cacheBytes, "LOOM_CACHE_BYTES", 64 << 20)
+        config.fontSetIdentity = dirs.joined(separator: ":")
+        return config
+    }
+
+    /// The HTTP server's settings, checked.
+    private func httpConfiguration(corsOrigins origins: [String]) throws -> HTTPServer.Configuration {
+        let httpConfig = HTTPServer.Configuration(
+            host: setting(host, "HOST", "0.0.0.0"), port: setting(port, "PORT", 8080),
+            maxBodyBytes: setting(maxBodyBytes, "LOOM_MAX_BODY_BYTES", 4 << 20),
+            maxConnections: setting(maxConnections, "LOOM_MAX_CONNECTIONS", 1024),
+            connectionTimeoutSeconds: setting(connectionTimeout, "LOOM_CONNECTION_TIMEOUT", 10),
+            threads: setting(httpThreads, "LOOM_HTTP_THREADS", 2), corsAllowedOrigins: origins,
+            headerTimeoutSeconds: setting(headerTimeout, "LOOM_HEADER_TIMEOUT", 10),
+            bodyTimeoutSeconds: setting(bodyTimeout, "LOOM_BODY_TIMEOUT", 30),
+            minBodyBytesPerSecond: setting(minBodyRate, "LOOM_MIN_BODY_RATE", 1024),
+            maxBufferedBodyBytes: setting(maxBufferedBodyBytes, "LOOM_MAX_BUFFERED_BODY_BYTES", 128 << 20))
+        for (name, value) in [("--header-timeout", httpConfig.headerTimeoutSeconds), ("--body-timeout", httpConfig.bodyTimeoutSeconds),
+                              ("--min-body-rate", httpConfig.minBodyBytesPerSecond), ("--max-buffered-body-bytes", httpConfig.maxBufferedBodyBytes)]
+        where value < 0 {
+            throw ValidationError("\(name) must be >= 0")
+        }
+        return httpConfig
+    }
 }
 
 /// What SIGTERM / SIGINT do: the drain once the server runs, before that nothing; then the
 /// logs are flushed and the process exits 0. Runs once however many signals arrive.
 final class ShutdownHandler: @unchecked Sendable {
-    private let lock = NSLock()
-    private var action: (() -> Void)?
-    private var started = false
+    private struct State {
+        var action: (() -> Void)?
+        var started = false
+    }
+    private let state = Mutex(State())
+
+    /// Ignores SIGTERM and SIGINT and runs `run()` on them instead; keep the sources alive.
+    func takeOverSignals() -> [DispatchSourceSignal] {
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let signals = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+        for source in signals {
+            source.setEventHandler { self.run() }
+            source.resume()
+        }
+        return signals
+    }
 
     func install(_ action: @escaping () -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        self.action = action
+        state.withLock { $0.action = action }
     }
 
     func run() {
-        lock.lock()
-        if started { lock.unlock(); return }
-        started = true
-        let action = self.action
-        lock.unlock()
+        let (first, action) = state.withLock { s in
+            defer { s.started = true }
+            return (!s.started, s.action)
+        }
+        guard first else { return }
         action?()
         LogOutput.shared.flush()
         Foundation.exit(0)

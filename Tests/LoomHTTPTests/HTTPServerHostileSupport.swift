@@ -14,7 +14,7 @@ class HTTPServerHostileTestCase: HTTPServerTestCase {
                      handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
         let calls = handlerCalls
         let server = HTTPServer(configuration: configuration ?? self.configuration(), logger: log.logger(),
-                                errorBody: Self.errorBody, precheck: precheck) { request, respond in
+                                precheck: precheck) { request, respond in
             calls.withValue { $0 += 1 }
             handler(request, respond)
         }

@@ -78,6 +78,16 @@ final class HTTPServerLifecycleTests: HTTPServerTestCase {
         server.stop() // idempotent
     }
 
+    func testRefusalsThatPassSayWhenToComeBack() throws {
+        // A 503 the server gives itself (bodies in flight, shutdown) carries Retry-After; a
+        // refusal that retrying cannot help (framing, size) does not.
+        let server = try startServer { _, respond in respond(HTTPResponse(status: 200)) }
+        XCTAssertEqual(server.refusalResponse(.shuttingDown).header("retry-after"), "1")
+        XCTAssertEqual(server.refusalResponse(.bodiesBuffered).header("retry-after"), "1")
+        XCTAssertNil(server.refusalResponse(.bodyTooLarge(limit: 10)).header("retry-after"))
+        XCTAssertNil(server.refusalResponse(.malformedFraming("x")).header("retry-after"))
+    }
+
     func testRespondRacingStop() throws {
         // Handlers answer at about the moment stop() runs: no crash, no hang.
         for round in 0..<5 {
@@ -118,8 +128,7 @@ final class HTTPServerLifecycleTests: HTTPServerTestCase {
         }
         for quiesce in [false, true] {
             let before = openDescriptors()
-            let server = HTTPServer(configuration: configuration(), logger: log.logger(), errorBody: Self.errorBody,
-                                    handler: Self.echo)
+            let server = HTTPServer(configuration: configuration(), logger: log.logger(), handler: Self.echo)
             try server.start()
             XCTAssertEqual(try RawHTTPClient(port: server.boundPort).roundTrip("GET", "/").status, 200)
             if quiesce { server.stopAccepting() }

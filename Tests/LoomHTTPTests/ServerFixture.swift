@@ -16,13 +16,24 @@ class HTTPServerTestCase: XCTestCase {
         super.tearDown()
     }
 
-    static let errorBody: HTTPServer.ErrorBody = { status, code, message in
+    static let errorBody: @Sendable (_ status: Int, _ code: String, _ message: String) -> HTTPResponse = { status, code, message in
         let json = #"{"error":{"code":"\#(code)","message":"\#(message)"}}"#
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(json.utf8))
     }
 
+    /// The server's own refusals with the service's error codes, as `loom serve` has them.
+    static let refusalResponse: @Sendable (HTTPRefusal) -> HTTPResponse = { refusal in
+        switch refusal {
+        case .malformedFraming: return errorBody(refusal.status, "bad_request", refusal.message)
+        case .bodyTooLarge: return errorBody(refusal.status, "too_large", refusal.message)
+        case .bodiesBuffered, .shuttingDown: return errorBody(refusal.status, "overloaded", refusal.message)
+        }
+    }
+
     func configuration(_ change: (inout HTTPServer.Configuration) -> Void = { _ in }) -> HTTPServer.Configuration {
         var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.exposedHeaders = ["X-Layout-Cache", "X-Layout-Key"]
+        configuration.refusalResponse = Self.refusalResponse
         change(&configuration)
         return configuration
     }
@@ -35,7 +46,7 @@ class HTTPServerTestCase: XCTestCase {
                      handler: @escaping HTTPServer.Handler) throws -> HTTPServer {
         let calls = handlerCalls
         let server = HTTPServer(configuration: configuration ?? self.configuration(),
-                                logger: log.logger(level: logLevel), errorBody: Self.errorBody) { request, respond in
+                                logger: log.logger(level: logLevel)) { request, respond in
             calls.withValue { $0 += 1 }
             handler(request, respond)
         }

@@ -128,7 +128,7 @@ final class RecentBodiesTests: XCTestCase {
     func testOnlyTheSameBytesGetTheRememberedKey() {
         let recent = RecentBodies()
         var body = Array(repeating: UInt8(ascii: "a"), count: 100)
-        let key = LayoutService.RawKey(a: ElementDigest(high: 1, low: 2), b: ElementDigest(high: 3, low: 4))
+        let key = LayoutService.RawKey(firstHalf: ElementDigest(high: 1, low: 2), secondHalf: ElementDigest(high: 3, low: 4))
         XCTAssertNil(recent.key(for: body, format: .json))
         recent.remember(body, format: .json, key: key)
         XCTAssertEqual(recent.key(for: Array(body), format: .json), key)
@@ -153,12 +153,13 @@ final class RecentBodiesTests: XCTestCase {
     func testServiceHitsGiveTheSameAnswerWithAndWithoutTheShortcut() {
         let service = LayoutService(textMeasurer: nil)
         let body = Array(#"{"sizeRange": {"max": {"width": 100, "height": 100}}, "root": {"type": "node", "id": "n", "style": {"width": 10.5, "height": 3}}}"#.utf8)
-        guard case .miss(let raw) = service.lookup(body: body) else { return XCTFail("first lookup hit") }
+        guard case .layoutNeeded(let pending) = service.answer(body: body) else { return XCTFail("first lookup hit") }
+        let raw = pending.rawKey
         XCTAssertNil(service.recentBodies.key(for: body, format: .json), "misses are not remembered")
-        let computed = service.layout(body: body, format: .json, miss: raw)
-        guard case .hit(let first) = service.lookup(body: body) else { return XCTFail("second lookup missed") }
+        let computed = pending.run()
+        guard case .ready(let first) = service.answer(body: body) else { return XCTFail("second lookup missed") }
         XCTAssertEqual(service.recentBodies.key(for: body, format: .json), raw)
-        guard case .hit(let second) = service.lookup(body: Array(body)) else { return XCTFail("third lookup missed") }
+        guard case .ready(let second) = service.answer(body: Array(body)) else { return XCTFail("third lookup missed") }
         XCTAssertEqual(first.body, computed.body)
         XCTAssertEqual(second.body, computed.body)
         XCTAssertEqual(second.key, computed.key)
@@ -166,15 +167,15 @@ final class RecentBodiesTests: XCTestCase {
         // Another body is still hashed: a miss.
         var other = body
         other[other.count - 3] = UInt8(ascii: " ")
-        guard case .miss(let otherRaw) = service.lookup(body: other) else { return XCTFail("changed body hit") }
-        XCTAssertNotEqual(otherRaw, raw)
-        XCTAssertNil(service.lookup(body: body, format: .svg).hitOutcome)
+        guard case .layoutNeeded(let otherPending) = service.answer(body: other) else { return XCTFail("changed body hit") }
+        XCTAssertNotEqual(otherPending.rawKey, raw)
+        XCTAssertNil(service.answer(body: body, format: .svg).hitOutcome)
     }
 }
 
-private extension LayoutService.CacheLookup {
+private extension LayoutService.Answer {
     var hitOutcome: LayoutOutcome? {
-        if case .hit(let o) = self { return o }
+        if case .ready(let o) = self { return o }
         return nil
     }
 }

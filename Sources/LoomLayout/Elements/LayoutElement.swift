@@ -110,7 +110,6 @@ open class LayoutElement {
         remember(layout, memoKey)
         return layout
     }
-    private static let oneMeasurement = LayoutCost(measurements: 1)
 
     /// Keeps `layout` until `resetMemo` or the element goes: nothing is ever evicted, and every
     /// layout `layoutThatFits` returns passes through here, which is what lets the stack

@@ -46,8 +46,6 @@ public let cgFloatMax = Double.greatestFiniteMagnitude
     (v == 0 || v.isNormal) && v >= 0 && v < 1e7
 }
 @inlinable public func validSize(_ s: Size) -> Bool { validForSize(s.width) && validForSize(s.height) }
-/// A position component: 0 or normal and < 1e7 (negatives allowed).
-@inlinable public func validForPosition(_ v: Double) -> Bool { (v == 0 || v.isNormal) && v < 1e7 }
 
 /// Pixel snapping at a screen scale, as ASInternalHelpers does it (FLT_EPSILON as a double).
 public struct PixelGrid: Hashable, Sendable {

@@ -30,6 +30,13 @@ public struct SizeRange: Hashable, Sendable, CustomStringConvertible {
         return (aMin, aMin)
     }
 
+    /// The parent size a spec gives its children (Texture's absolute, corner and relative
+    /// specs): the max on each axis where it is a valid size, else NaN, so that a child's
+    /// relative dimensions resolve to auto there.
+    @inlinable public var parentSizeForChildren: Size {
+        Size(width: validForSize(max.width) ? max.width : .nan, height: validForSize(max.height) ? max.height : .nan)
+    }
+
     /// Bitwise equality (NaN == NaN) for cache keys.
     @inlinable public func bitwiseEquals(_ o: SizeRange) -> Bool { min.bitwiseEquals(o.min) && max.bitwiseEquals(o.max) }
 

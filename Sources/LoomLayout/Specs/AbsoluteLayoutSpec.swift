@@ -22,8 +22,7 @@ public final class AbsoluteLayoutSpec: LayoutSpec {
     override public var typeName: String { wireType }
 
     override public func calculateLayout(_ c: SizeRange, context: LayoutContext) -> Layout {
-        var s = Size(width: validForSize(c.max.width) ? c.max.width : .nan,
-                     height: validForSize(c.max.height) ? c.max.height : .nan)
+        var s = c.parentSizeForChildren
         var subs: [Sublayout] = []
         subs.reserveCapacity(children.count)
         var maxX = -Double.infinity, maxY = -Double.infinity

@@ -25,8 +25,7 @@ public final class CornerLayoutSpec: LayoutSpec {
     override public var typeName: String { "corner" }
 
     override public func calculateLayout(_ c: SizeRange, context: LayoutContext) -> Layout {
-        let s = Size(width: validForSize(c.max.width) ? c.max.width : .nan,
-                     height: validForSize(c.max.height) ? c.max.height : .nan)
+        let s = c.parentSizeForChildren
         let childLayout = child.layoutThatFits(c, parentSize: s, context: context)
         let cornerLayout = corner.layoutThatFits(c, parentSize: s, context: context)
         let cs = childLayout.size, ks = cornerLayout.size

@@ -12,26 +12,32 @@ public final class InsetLayoutSpec: LayoutSpec {
     override public var typeName: String { "inset" }
     override public var childrenReceivingParentSize: [LayoutElement] { [child] }
 
-    @inline(__always) private static func fin0(_ x: Double) -> Double { x.isInfinite ? 0 : x }
-    @inline(__always) private static func fin(_ x: Double, _ alt: Double) -> Double { x.isInfinite ? alt : x }
+    /// An infinite inset counts as 0 where insets are added up.
+    @inline(__always) private static func finiteOrZero(_ x: Double) -> Double { x.isInfinite ? 0 : x }
+    @inline(__always) private static func finite(_ x: Double, or alternative: Double) -> Double {
+        x.isInfinite ? alternative : x
+    }
 
-    override public func computeLayoutThatFits(_ c: SizeRange, parentSize p: Size, context: LayoutContext) -> Layout {
-        let t = insets.top, l = insets.left, b = insets.bottom, r = insets.right
-        let iX = Self.fin0(l) + Self.fin0(r)
-        let iY = Self.fin0(t) + Self.fin0(b)
-        let minW = (l.isInfinite || r.isInfinite) ? 0 : c.min.width
-        let minH = (t.isInfinite || b.isInfinite) ? 0 : c.min.height
+    override public func computeLayoutThatFits(_ c: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
+        let top = insets.top, left = insets.left, bottom = insets.bottom, right = insets.right
+        let horizontal = Self.finiteOrZero(left) + Self.finiteOrZero(right)
+        let vertical = Self.finiteOrZero(top) + Self.finiteOrZero(bottom)
+        let minWidth = (left.isInfinite || right.isInfinite) ? 0 : c.min.width
+        let minHeight = (top.isInfinite || bottom.isInfinite) ? 0 : c.min.height
         let childRange = SizeRange(
-            min: Size(width: cgMax(0, minW - iX), height: cgMax(0, minH - iY)),
-            max: Size(width: cgMax(0, c.max.width - iX), height: cgMax(0, c.max.height - iY)))
-        let childParent = Size(width: cgMax(0, p.width - iX), height: cgMax(0, p.height - iY))
+            min: Size(width: cgMax(0, minWidth - horizontal), height: cgMax(0, minHeight - vertical)),
+            max: Size(width: cgMax(0, c.max.width - horizontal), height: cgMax(0, c.max.height - vertical)))
+        let childParent = Size(width: cgMax(0, parentSize.width - horizontal), height: cgMax(0, parentSize.height - vertical))
         let childLayout = child.layoutThatFits(childRange, parentSize: childParent, context: context)
-        let cs = childLayout.size
-        let size = c.clamp(Size(width: Self.fin(cs.width + l + r, c.max.width),
-                                height: Self.fin(cs.height + t + b, c.max.height)))
+        let childSize = childLayout.size
+        let size = c.clamp(Size(width: Self.finite(childSize.width + left + right, or: c.max.width),
+                                height: Self.finite(childSize.height + top + bottom, or: c.max.height)))
+        // An infinite inset pins the child to the other side; both infinite centre it.
         let grid = context.grid
-        let x = Self.fin(l, c.max.width - (Self.fin(r, grid.round((c.max.width - cs.width) / 2)) + cs.width))
-        let y = Self.fin(t, c.max.height - (Self.fin(b, grid.round((c.max.height - cs.height) / 2)) + cs.height))
+        let centredX = grid.round((c.max.width - childSize.width) / 2)
+        let centredY = grid.round((c.max.height - childSize.height) / 2)
+        let x = Self.finite(left, or: c.max.width - (Self.finite(right, or: centredX) + childSize.width))
+        let y = Self.finite(top, or: c.max.height - (Self.finite(bottom, or: centredY) + childSize.height))
         return makeLayout(size, [Sublayout(slot: 0, position: Point(x: x, y: y), layout: childLayout)], context: context)
     }
 }

@@ -39,8 +39,7 @@ public class RelativeLayoutSpec: LayoutSpec {
     override public var typeName: String { "relative" }
 
     override public func calculateLayout(_ c: SizeRange, context: LayoutContext) -> Layout {
-        let s0 = Size(width: validForSize(c.max.width) ? c.max.width : .nan,
-                      height: validForSize(c.max.height) ? c.max.height : .nan)
+        let s0 = c.parentSizeForChildren
         let childMin = Size(width: horizontalPosition != .none ? 0 : c.min.width,
                             height: verticalPosition != .none ? 0 : c.min.height)
         let childLayout = child.layoutThatFits(SizeRange(min: childMin, max: c.max), parentSize: s0, context: context)

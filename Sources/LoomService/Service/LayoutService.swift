@@ -65,6 +65,21 @@ public struct LayoutOutcome: Sendable {
     public var cacheEntry: LayoutService.CachedResponse? = nil
 }
 
+extension LayoutOutcome {
+    /// The answer for an error: the only place an error becomes an outcome.
+    public init(error: Error) {
+        let e = WireError.reporting(error)
+        self.init(status: e.status, contentType: "application/json", body: e.jsonBytes, key: nil, cacheHit: false)
+    }
+}
+
+extension WireError {
+    /// How the wire reports `error`: itself when it is a `WireError`, else 500 `internal`.
+    static func reporting(_ error: Error) -> WireError {
+        error as? WireError ?? WireError(status: 500, code: "internal", message: "\(error)")
+    }
+}
+
 /// Decodes, lays out, encodes and caches. Synchronous and thread-safe: the HTTP layer calls
 /// it on the pool's threads; `loom layout` and tests call it directly.
 public final class LayoutService: @unchecked Sendable {
@@ -80,13 +95,19 @@ public final class LayoutService: @unchecked Sendable {
     /// Bodies recently answered from the cache and their raw keys (see RecentBodies).
     let recentBodies = RecentBodies()
 
+    /// The key of a response: what it depends on, in two digests.
     public struct ResponseKey: Hashable, Sendable {
+        /// The tree's digest (types, styles, texts; not ids).
         public var tree: ElementDigest
-        public var rest: ElementDigest
-        public var hex: String { tree.description + rest.description }
+        /// SHA-256 of everything else the answer depends on: ids and URLs, size range,
+        /// scale, options, format, font set.
+        public var settings: ElementDigest
+        public var hex: String { tree.description + settings.description }
     }
+    /// The key of a request's raw bytes: SHA-256 of the body and the format's name, in two
+    /// halves.
     public struct RawKey: Hashable, Sendable {
-        var a: ElementDigest, b: ElementDigest
+        var firstHalf: ElementDigest, secondHalf: ElementDigest
     }
     public final class CachedResponse: @unchecked Sendable {
         public let body: [UInt8]
@@ -106,22 +127,49 @@ public final class LayoutService: @unchecked Sendable {
         self.metrics = metrics
     }
 
-    /// What the cache holds for exactly these bytes.
-    public enum CacheLookup {
-        case hit(LayoutOutcome)
-        /// Not cached; the raw key to hand to `layout(body:format:miss:)`.
-        case miss(RawKey)
+    /// The service's answer to a request body: ready now, or the layout that makes it.
+    public enum Answer {
+        /// These bytes were answered before: the response cache's answer.
+        case ready(LayoutOutcome)
+        /// Not cached: run it (on a worker thread, when the caller has them).
+        case layoutNeeded(PendingLayout)
     }
 
-    /// The cached response for exactly these bytes, if any: a digest of the body and two
-    /// lookups, no decoding. Cheap enough to run on the HTTP thread.
-    public func lookup(body: [UInt8], format: OutputFormat = .json) -> CacheLookup {
+    /// A request body the response cache had no answer for.
+    public struct PendingLayout: @unchecked Sendable {
+        let service: LayoutService
+        let body: [UInt8]
+        let format: OutputFormat
+        let rawKey: RawKey
+
+        /// Decodes, lays out, encodes and caches; `budget` (default: `makeBudget()` now)
+        /// bounds the layout's work and time. A budget already stopped (its client left,
+        /// its deadline passed while it waited) stops it before decoding.
+        public func run(budget: LayoutBudget? = nil) -> LayoutOutcome {
+            if let budget, budget.shouldStop() { return LayoutOutcome(error: LayoutService.error(for: budget)) }
+            do {
+                let request = try service.decoder.decode(body: body)
+                let (key, outcome) = try service.layout(request, format: format, budget: budget ?? service.makeBudget())
+                service.rawIndex.set(key, for: rawKey, cost: 128)
+                return outcome
+            } catch {
+                return LayoutOutcome(error: error)
+            }
+        }
+    }
+
+    /// The answer to one request body. A body answered before is answered from the cache at
+    /// once (a digest of the body and two lookups, no decoding: cheap enough for the HTTP
+    /// thread); any other comes back as the layout to run.
+    public func answer(body: [UInt8], format: OutputFormat = .json) -> Answer {
         let remembered = recentBodies.key(for: body, format: format)
         let raw = remembered ?? rawKey(body, format)
-        guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else { return .miss(raw) }
+        guard let key = rawIndex.value(for: raw), let cached = responseCache.value(for: key) else {
+            return .layoutNeeded(PendingLayout(service: self, body: body, format: format, rawKey: raw))
+        }
         // A body answered from the cache is likely to come again: skip its SHA-256 then.
         if remembered == nil { recentBodies.remember(body, format: format, key: raw) }
-        return .hit(answer(from: cached, format))
+        return .ready(answer(from: cached, format))
     }
 
     /// The answer from a cache entry (counted as a hit).
@@ -138,31 +186,12 @@ public final class LayoutService: @unchecked Sendable {
         LayoutBudget(limits: .unlimited, seconds: configuration.deadlineSeconds)
     }
 
-    /// One request body → one response.
+    /// One request body → one response, on this thread.
     public func layout(body: [UInt8], format: OutputFormat = .json, budget: LayoutBudget? = nil) -> LayoutOutcome {
-        switch lookup(body: body, format: format) {
-        case .hit(let outcome): return outcome
-        case .miss(let raw): return layout(body: body, format: format, miss: raw, budget: budget)
+        switch answer(body: body, format: format) {
+        case .ready(let outcome): return outcome
+        case .layoutNeeded(let pending): return pending.run(budget: budget)
         }
-    }
-
-    /// A body `lookup` found no answer for: decode, lay out, encode, cache. `budget`
-    /// (default: `makeBudget()` now) bounds the layout's work and time.
-    public func layout(body: [UInt8], format: OutputFormat, miss raw: RawKey, budget: LayoutBudget? = nil) -> LayoutOutcome {
-        do {
-            let request = try decoder.decode(body: body)
-            let (key, outcome) = try layout(request, format: format, budget: budget ?? makeBudget())
-            rawIndex.set(key, for: raw, cost: 128)
-            return outcome
-        } catch {
-            return LayoutService.outcome(error)
-        }
-    }
-
-    /// The answer for an error (a `WireError`, else 500 `internal`).
-    public static func outcome(_ error: Error) -> LayoutOutcome {
-        let e = error as? WireError ?? WireError(status: 500, code: "internal", message: "\(error)")
-        return LayoutOutcome(status: e.status, contentType: "application/json", body: e.jsonBytes, key: nil, cacheHit: false)
     }
 
     /// A decoded request → its response, through the response cache. Throws a `WireError`
@@ -238,7 +267,7 @@ public final class LayoutService: @unchecked Sendable {
         func putString(_ s: String) { var s = s; s.withUTF8 { h.update(bufferPointer: UnsafeRawBufferPointer($0)) } }
         putString(format.rawValue)
         if request.hasText { putString("fonts:"); putString(configuration.fontSetIdentity) }
-        return ResponseKey(tree: tree, rest: ElementDigest(h.finalize()))
+        return ResponseKey(tree: tree, settings: ElementDigest(h.finalize()))
     }
 
     /// SHA-256 of the body followed by the format's name ("json", "svg"), as four
@@ -250,7 +279,7 @@ public final class LayoutService: @unchecked Sendable {
         h.update(bufferPointer: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         return h.finalize().withUnsafeBytes { d in
             func u64(_ o: Int) -> UInt64 { UInt64(bigEndian: d.loadUnaligned(fromByteOffset: o, as: UInt64.self)) }
-            return RawKey(a: ElementDigest(high: u64(0), low: u64(8)), b: ElementDigest(high: u64(16), low: u64(24)))
+            return RawKey(firstHalf: ElementDigest(high: u64(0), low: u64(8)), secondHalf: ElementDigest(high: u64(16), low: u64(24)))
         }
     }
 
@@ -269,7 +298,7 @@ public final class LayoutService: @unchecked Sendable {
         do {
             items = try decoder.batchItems(body: body, maxItems: maxItems)
         } catch {
-            return LayoutService.outcome(error)
+            return LayoutOutcome(error: error)
         }
         let shared = budget ?? makeBudget()
         var results = [[UInt8]](repeating: [], count: items.count)
@@ -292,7 +321,7 @@ public final class LayoutService: @unchecked Sendable {
                     let request = try requests[k].get()
                     buffer[k] = try self.layout(request, budget: shared.part(limits: .unlimited)).1.body
                 } catch {
-                    var err = error as? WireError ?? WireError(status: 500, code: "internal", message: "\(error)")
+                    var err = WireError.reporting(error)
                     err.path = "items[\(k)]" + (err.path.map { "." + $0 } ?? "")
                     buffer[k] = err.jsonBytes
                 }
