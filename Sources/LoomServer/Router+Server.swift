@@ -10,13 +10,13 @@ extension Router {
     /// The server is made, not started.
     public static func makeServer(service configuration: ServiceConfiguration, textMeasurer: TextMeasuring?,
                                   workers: Int, queueLimit: Int, http: HTTPServer.Configuration, logger: Logger,
-                                  fontsJSON: @escaping @Sendable () -> [UInt8],
+                                  fonts: @escaping @Sendable () -> [FontFamilyInfo],
                                   textCacheStatistics: @escaping @Sendable () -> TextCacheFigures?)
         -> (server: HTTPServer, router: Router) {
         let metrics = ServiceMetrics()
         let service = LayoutService(configuration: configuration, textMeasurer: textMeasurer, metrics: metrics)
         let pool = LayoutPool(workers: workers, queueLimit: queueLimit)
-        let router = Router(service: service, pool: pool, metrics: metrics, fontsJSON: fontsJSON,
+        let router = Router(service: service, pool: pool, metrics: metrics, fonts: fonts,
                             textCacheStatistics: textCacheStatistics)
         let server = HTTPServer(configuration: Router.serving(http), logger: logger,
                                 precheck: { router.precheck($0) }) { request, respond in

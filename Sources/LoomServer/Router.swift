@@ -11,18 +11,18 @@ public final class Router: @unchecked Sendable {
     public let pool: LayoutPool
     public let metrics: ServiceMetrics
     public let httpMetrics: HTTPMetrics
-    private let fontsJSON: @Sendable () -> [UInt8]
+    private let fonts: @Sendable () -> [FontFamilyInfo]
     private let textCacheStatistics: @Sendable () -> TextCacheFigures?
     private let draining = Atomic<Bool>(false)
 
     public init(service: LayoutService, pool: LayoutPool, metrics: ServiceMetrics,
-                fontsJSON: @escaping @Sendable () -> [UInt8],
+                fonts: @escaping @Sendable () -> [FontFamilyInfo],
                 textCacheStatistics: @escaping @Sendable () -> TextCacheFigures? = { nil }) {
         self.service = service
         self.pool = pool
         self.metrics = metrics
         self.httpMetrics = HTTPMetrics(factory: metrics.factory)
-        self.fontsJSON = fontsJSON
+        self.fonts = fonts
         self.textCacheStatistics = textCacheStatistics
     }
 
@@ -200,7 +200,7 @@ public final class Router: @unchecked Sendable {
                                       text: textCacheStatistics())
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: body)
         case .fonts:
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: fontsJSON())
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Router.fontsBody(fonts()))
         case .openapi:
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")],
                                 body: EmbeddedFiles.openapiYAML)
@@ -227,6 +227,16 @@ public final class Router: @unchecked Sendable {
         case "svg": return .success(.svg)
         case let other: return .failure(.invalidSpec("format must be \"json\" or \"svg\", not '\(other)'", path: "format"))
         }
+    }
+
+    /// `GET /fonts`: `{"families": [{"family", "aliases", "faces": [{"style", "weight", "italic"}]}]}`,
+    /// keys sorted (no file paths: they are the server's business).
+    static func fontsBody(_ families: [FontFamilyInfo]) -> [UInt8] {
+        let list: [[String: Any]] = families.map { family in
+            ["family": family.name, "aliases": family.aliases,
+             "faces": family.faces.map { ["style": $0.style, "weight": $0.weight, "italic": $0.italic] as [String: Any] }]
+        }
+        return Array((try? JSONSerialization.data(withJSONObject: ["families": list], options: [.sortedKeys])) ?? Data())
     }
 
     /// The playground loads nothing from elsewhere and posts only to this server.

@@ -276,17 +276,6 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// The families that can be used, with their aliases and faces (`GET /fonts`).
     public func availableFamilies() -> [FontFamilyInfo] { catalog.families }
 
-    /// `GET /fonts`: `{"families": [{"family", "aliases", "faces": [{"style", "weight", "italic"}]}]}`
-    /// (no file paths: they are the server's business).
-    public func familiesJSON() -> [UInt8] {
-        let families: [[String: Any]] = availableFamilies().map { f in
-            ["family": f.name, "aliases": f.aliases,
-             "faces": f.faces.map { ["style": $0.style, "weight": $0.weight, "italic": $0.italic] as [String: Any] }]
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: ["families": families], options: [.sortedKeys])) ?? Data()
-        return Array(data)
-    }
-
     /// The font file Pango loads for `font` (after aliases and font matching), or nil.
     public func fontFile(for font: FontDescriptor) -> String? {
         withEngine { $0.loadedFile(for: font) }

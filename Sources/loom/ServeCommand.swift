@@ -66,7 +66,7 @@ struct ServeCommand: ParsableCommand {
             service: config, textMeasurer: measurer,
             workers: setting(workers, "LOOM_WORKERS", cores), queueLimit: setting(queueLimit, "LOOM_QUEUE_LIMIT", 256),
             http: httpConfig, logger: logger,
-            fontsJSON: { measurer.familiesJSON() },
+            fonts: { measurer.availableFamilies() },
             textCacheStatistics: {
                 let s = measurer.cacheStatistics
                 return TextCacheFigures(hits: s.hits, misses: s.misses, entries: s.entries, bytes: s.bytes,

@@ -12,7 +12,7 @@ final class RouterTests: XCTestCase {
         let metrics = ServiceMetrics()
         let service = LayoutService(textMeasurer: nil, metrics: metrics)
         return Router(service: service, pool: LayoutPool(workers: workers, queueLimit: queueLimit), metrics: metrics,
-                      fontsJSON: { Array("[]".utf8) })
+                      fonts: { [] })
     }
 
     /// Calls the router and waits for its answer.
@@ -92,7 +92,7 @@ final class RouterTests: XCTestCase {
         config.deadlineSeconds = 1e-9
         let metrics = ServiceMetrics()
         let router = Router(service: LayoutService(configuration: config, textMeasurer: nil, metrics: metrics),
-                            pool: LayoutPool(workers: 1, queueLimit: 4), metrics: metrics, fontsJSON: { [] })
+                            pool: LayoutPool(workers: 1, queueLimit: 4), metrics: metrics, fonts: { [] })
         let body = Array(#"{"root":{"type":"node","style":{"width":10,"height":10}}}"#.utf8)
         let response = call(router, HTTPRequest(method: "POST", path: "/layout", headers: ["content-type": "application/json"], body: body))
         XCTAssertEqual(response.status, 503)

@@ -53,7 +53,7 @@ final class LoomTestServer {
         let (server, router) = Router.makeServer(
             service: config, textMeasurer: measurer, workers: settings.workers, queueLimit: settings.queueLimit,
             http: httpConfig, logger: logger,
-            fontsJSON: { measurer.familiesJSON() },
+            fonts: { measurer.availableFamilies() },
             textCacheStatistics: {
                 let s = measurer.cacheStatistics
                 return TextCacheFigures(hits: s.hits, misses: s.misses, entries: s.entries, bytes: s.bytes,
