@@ -64,12 +64,20 @@ let package = Package(
 
         // What the test targets share: the fake text measurers, a raw HTTP client, JSON
         // helpers, polling, the seeded random source. Tests only: no product depends on it.
-        .target(name: "LoomTestSupport", dependencies: ["LoomLayout"], path: "Tests/LoomTestSupport"),
+        .target(name: "LoomTestSupport", dependencies: [
+            "LoomLayout", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/LoomTestSupport"),
 
         .testTarget(name: "LoomLayoutTests", dependencies: ["LoomLayout", "LoomTestSupport"]),
         .testTarget(name: "LoomTextTests", dependencies: ["LoomText", "LoomLayout", "LoomTestSupport"]),
         .testTarget(name: "LoomServiceTests", dependencies: ["LoomService", "LoomLayout", "LoomText", "LoomTestSupport"]),
-        .testTarget(name: "LoomHTTPTests", dependencies: ["LoomHTTP", "LoomServer", "LoomService", "LoomText", "LoomTestSupport"]),
+        .testTarget(name: "LoomHTTPTests", dependencies: [
+            "LoomHTTP", "LoomTestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "LoomServerTests", dependencies: [
+            "LoomServer", "LoomService", "LoomHTTP", "LoomText", "LoomLayout", "LoomTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
     ],
     swiftLanguageModes: [.v5]
 )
