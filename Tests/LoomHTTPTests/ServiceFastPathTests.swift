@@ -124,7 +124,7 @@ final class ServiceFastPathTests: XCTestCase {
         func entry(_ e: LayoutElement, _ l: Layout, _ f: String, _ absolute: Point) -> String {
             var s = "{"
             if let id = e.id { s += #""id":\#(bytesString(id)),"# }
-            s += #""type":\#(bytesString(e.typeName)),"frame":\#(f)"#
+            s += #""type":\#(bytesString(ElementKinds.shared[of: e].name.description)),"frame":\#(f)"#
             if let t = l.text { s += #","lines":\#(t.lineCount),"truncated":\#(t.truncated)"# }
             if let image = e as? ImageNode, let url = image.url { s += #","url":\#(bytesString(url))"# }
             s += #","children":["#
@@ -149,7 +149,7 @@ final class ServiceFastPathTests: XCTestCase {
                     if includeSpecs {
                         var s = "{"
                         if let id = child.id { s += #""id":\#(bytesString(id)),"# }
-                        s += #""type":\#(bytesString(child.typeName)),"frame":\#(frame(c.x - origin.x, c.y - origin.y, size.width, size.height))"#
+                        s += #""type":\#(bytesString(ElementKinds.shared[of: child].name.description)),"frame":\#(frame(c.x - origin.x, c.y - origin.y, size.width, size.height))"#
                         s += #","children":["# + walk(child, sub.layout, raw, c, nodeAbs).joined(separator: ",") + "]}"
                         out.append(s)
                     } else {

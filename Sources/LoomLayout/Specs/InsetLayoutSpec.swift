@@ -9,7 +9,6 @@ public final class InsetLayoutSpec: LayoutSpec {
         self.child = child
         super.init(style: style, id: id, layoutChildren: [child])
     }
-    override public var typeName: String { "inset" }
     override public var childrenReceivingParentSize: [LayoutElement] { [child] }
 
     @inline(__always) private static func fin0(_ x: Double) -> Double { x.isInfinite ? 0 : x }
