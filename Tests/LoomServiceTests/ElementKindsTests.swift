@@ -26,8 +26,8 @@ final class ElementKindsTests: XCTestCase {
     func testEveryKindDecodesToItsClassAndAnswersWithItsName() throws {
         XCTAssertEqual(kinds.entries.count, 16)
         for (k, kind) in kinds.entries.enumerated() {
-            XCTAssertEqual(kinds.names.values[k], k)
-            XCTAssertEqual(kinds.names.names[k], kind.name.description)
+            XCTAssertEqual(ElementKinds.names.values[k], k)
+            XCTAssertEqual(ElementKinds.names.names[k], kind.name.description)
         }
         let decoder = RequestDecoder()
         for root in [#"{"type": "spacer"}"#, #"{"type": "static"}"#, #"{"type": "absolute"}"#, #"{"type": "node"}"#,

@@ -21,6 +21,8 @@ struct DecodeState: ~Copyable {
     let elementNames = ElementField.names
     let styleNames = DecodeState.styleFields
     let kinds = ElementKinds.shared
+    let kindNames = ElementKinds.names
+    let allowedFieldMasks = ElementKinds.allowedFields
     let alignSelfNames = ValueNames.alignSelf
     let directionNames = ValueNames.directions
     let justifyNames = ValueNames.justifyContents

@@ -119,10 +119,10 @@ extension DecodeState {
         let b = try reader.scanner.valueStart()
         guard b == UInt8(ascii: "\"") else { throw reader.typeError("must be a string", b) }
         let token = try reader.scanner.stringToken()
-        guard let k = reader.scanner.index(of: token, in: kinds.names) else {
+        guard let k = reader.scanner.index(of: token, in: kindNames) else {
             throw reader.fail("unknown element type '\(reader.scanner.string(token))'")
         }
-        return kinds.names.values[k]
+        return kindNames.values[k]
     }
 
     /// The `id` member, unique in the request.
@@ -139,7 +139,7 @@ extension DecodeState {
     /// against the kind.
     @inline(never) private mutating func build(_ kind: Int, _ fields: inout ElementFields, seen: UInt64,
                                                unknown: String?) throws -> LayoutElement {
-        let misplaced = seen & ~kinds.allowedFields[kind]
+        let misplaced = seen & ~allowedFieldMasks[kind]
         let build = kinds.entries[kind].build
         let element = try build(&self, &fields, seen)
         // Then members this kind does not have, and names no kind has.

@@ -188,16 +188,17 @@ extension CanonicalBytes {
 }
 
 /// The table of element kinds, and the kind of an element found from its class in one
-/// probe (a hash of the class's address into a small table made once).
+/// probe (a hash of the class's address into a small table made once). Plain pointers and
+/// numbers: the encoders and the hashing copy it per call at no cost.
 struct ElementKinds {
     static let shared = ElementKinds(all)
+    /// Each kind's name for the decoder (the value is the kind's index).
+    static let names = NameTable(all.enumerated().map { ("\($0.element.name)", $0.offset) })
+    /// Per kind: the members it accepts, as `ElementField` bits, with type, id and style.
+    static let allowedFields = all.map { ElementField.mask($0.fields) | ElementField.mask([.type, .id, .style]) }
 
     /// The kinds, by index (never freed: the table is made once).
     let entries: UnsafeBufferPointer<ElementKind>
-    /// Each kind's name for `RequestDecoder` (the value is the kind's index).
-    let names: NameTable<Int>
-    /// Per kind: the members it accepts, as `ElementField` bits, with type, id and style.
-    let allowedFields: [UInt64]
     /// Open addressing on the class's address: `(class address, kind index)`, address 0 = empty.
     private let slots: UnsafeBufferPointer<(address: UInt, kind: Int)>
     private let shift: UInt
@@ -207,9 +208,6 @@ struct ElementKinds {
         let copy = UnsafeMutablePointer<ElementKind>.allocate(capacity: kinds.count)
         copy.initialize(from: kinds, count: kinds.count)
         entries = UnsafeBufferPointer(start: copy, count: kinds.count)
-        names = NameTable(kinds.enumerated().map { ("\($0.element.name)", $0.offset) })
-        let always = ElementField.mask([.type, .id, .style])
-        allowedFields = kinds.map { ElementField.mask($0.fields) | always }
         // The smallest table, and the shift of the addresses, where no two classes collide.
         let addresses = kinds.map { UInt(bitPattern: ObjectIdentifier($0.elementClass)) }
         var size = 32, shift: UInt = 0
