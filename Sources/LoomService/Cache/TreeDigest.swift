@@ -82,17 +82,17 @@ private struct RecordWalk {
         }
         // What changes the response but never a frame: ids and image URLs, length-prefixed
         // (they may hold any byte, so a terminator would let one id spell another's entries).
-        let kind = kinds.index(of: e)
-        let url = kinds.entries[kind].url?(e)
-        if e.id != nil || url != nil {
+        let kind = kinds.kind(of: e)
+        let id = e.id, url = kind.url(of: e)
+        if id != nil || url != nil {
             ids.u64(UInt64(index))
-            if let id = e.id { ids.byte(1); ids.string(id) }
+            if let id { ids.byte(1); ids.string(id) }
             if let url { ids.byte(2); ids.string(url) }
         }
         let kids = e.layoutChildren
-        for child in kids { visit(child) }
+        kids.forEachUnretained { visit($0) }
         let start = records.count
-        kinds.entries[kind].record(e, &records)
+        records.record(kind, e)
         records.count(kids.count)
         if tracksSubtrees {
             counts[index] = next - index
@@ -105,7 +105,7 @@ private struct RecordWalk {
     mutating func subtreeDigest(_ e: LayoutElement, _ index: Int) -> ElementDigest {
         var h = SipHash128(key: key)
         var k = index + 1
-        for child in e.layoutChildren {
+        e.layoutChildren.forEachUnretained { child in
             let d = subtreeDigest(child, k)
             h.combine(d.high)
             h.combine(d.low)
@@ -122,6 +122,20 @@ private struct RecordWalk {
             unsafeDowncast(e, to: TextNode.self).recordDigest = digest
         }
         return digest
+    }
+}
+
+extension Array where Element == LayoutElement {
+    /// `body` with each element, not retained (the array holds them): the walks call it
+    /// once per element, and a retain and release per child was a large part of their cost.
+    @inline(__always) func forEachUnretained(_ body: (LayoutElement) -> Void) {
+        withUnsafeBufferPointer { elements in
+            guard let base = elements.baseAddress else { return }
+            let references = UnsafeRawPointer(base), stride = MemoryLayout<Unmanaged<LayoutElement>>.stride
+            for k in 0 ..< elements.count {
+                references.load(fromByteOffset: k &* stride, as: Unmanaged<LayoutElement>.self)._withUnsafeGuaranteedRef(body)
+            }
+        }
     }
 }
 

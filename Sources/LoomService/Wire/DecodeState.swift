@@ -13,6 +13,9 @@ struct DecodeState: ~Copyable {
     var depth = 0
     var hasText = false
     var textBytes = 0
+    /// Styles read so far with a fractional min or max size (a stack checks its children's
+    /// only when one was read inside it).
+    var fractionalLimitStyles = 0
     /// Fonts checked in this request: the first `firstFontsKept`, then the rest.
     var firstFonts: [(font: FontDescriptor, verdict: TextMeasuringError?)] = []
     var fontVerdicts: [FontDescriptor: TextMeasuringError?] = [:]

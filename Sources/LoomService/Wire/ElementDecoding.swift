@@ -8,6 +8,7 @@ extension DecodeState {
         defer { depth -= 1 }
         try countElement()
         var fields = ElementFields()
+        fields.fractionalLimitStylesBefore = fractionalLimitStyles
         var seen: UInt64 = 0, unknown: String?
         if try reader.beginObject("an element") {
             repeat {
@@ -16,11 +17,11 @@ extension DecodeState {
             } while try reader.scanner.nextMember()
         }
         guard let kind = fields.kind else { throw reader.fail("an element needs a 'type'") }
-        return try build(kind, &fields, seen: seen, unknown: unknown)
+        return try checkedElement(kind, &fields, seen: seen, unknown: unknown)
     }
 
     /// The depth and element-count limits, checked as an element begins.
-    private mutating func countElement() throws {
+    @inline(__always) private mutating func countElement() throws {
         if depth > limits.maxDepth {
             throw WireError.tooLarge("the tree is nested deeper than \(limits.maxDepth) elements", path: reader.path.rendered)
         }
@@ -46,7 +47,7 @@ extension DecodeState {
     }
 
     /// A `children` array.
-    private mutating func children() throws -> [LayoutElement] {
+    @inline(__always) private mutating func children() throws -> [LayoutElement] {
         let b = try reader.scanner.valueStart()
         guard b == UInt8(ascii: "[") else { throw reader.typeError("'children' must be an array of elements", b) }
         var children: [LayoutElement] = []
@@ -114,15 +115,15 @@ extension DecodeState {
         }
     }
 
-    /// The `type` member: the kind's index.
-    private mutating func kind() throws -> Int {
+    /// The `type` member: the kind.
+    @inline(__always) private mutating func kind() throws -> ElementKind.ID {
         let b = try reader.scanner.valueStart()
         guard b == UInt8(ascii: "\"") else { throw reader.typeError("must be a string", b) }
         let token = try reader.scanner.stringToken()
         guard let k = reader.scanner.index(of: token, in: kindNames) else {
             throw reader.fail("unknown element type '\(reader.scanner.string(token))'")
         }
-        return kindNames.values[k]
+        return ElementKind.ID(rawValue: kindNames.values[k])!
     }
 
     /// The `id` member, unique in the request.
@@ -135,18 +136,17 @@ extension DecodeState {
         return id
     }
 
-    /// The element `fields` describes, built by its kind, after checking its members
-    /// against the kind.
-    @inline(never) private mutating func build(_ kind: Int, _ fields: inout ElementFields, seen: UInt64,
-                                               unknown: String?) throws -> LayoutElement {
-        let misplaced = seen & ~allowedFieldMasks[kind]
-        let build = kinds.entries[kind].build
-        let element = try build(&self, &fields, seen)
+    /// The element `fields` describes, built by its kind (`build(_:_:seen:)`), after checking
+    /// its members against the kind.
+    @inline(never) private mutating func checkedElement(_ kind: ElementKind.ID, _ fields: inout ElementFields, seen: UInt64,
+                                                        unknown: String?) throws -> LayoutElement {
+        let misplaced = seen & ~allowedFieldMasks[kind.rawValue]
+        let element = try build(kind, &fields, seen: seen)
         // Then members this kind does not have, and names no kind has.
         if misplaced != 0 || unknown != nil {
             let first = ElementField.allCases.first { misplaced & $0.bit != 0 }
             let name = first.map(\.name) ?? unknown!
-            throw reader.fail("unknown field '\(name)' in a \(kinds.entries[kind].name) element", at: name)
+            throw reader.fail("unknown field '\(name)' in a \(kinds[kind].name) element", at: name)
         }
         element.id = fields.id
         return element
@@ -168,7 +168,10 @@ extension DecodeState {
         if fields.direction == .vertical && (effective.1 == .baselineFirst || effective.1 == .baselineLast) {
             throw reader.fail("baseline alignment is only for horizontal stacks", at: "alignItems")
         }
-        try rejectFractionalStretchChildren(fields.children ?? [], effectiveAlignItems: effective.1)
+        // Only a style read inside this stack can have made a child's min or max fractional.
+        if fractionalLimitStyles != fields.fractionalLimitStylesBefore, let children = fields.children {
+            try rejectFractionalStretchChildren(children, effectiveAlignItems: effective.1)
+        }
         return StackLayoutSpec(direction: fields.direction, spacing: fields.spacing, justifyContent: fields.justifyContent,
                                alignItems: alignItems, flexWrap: fields.flexWrap, alignContent: fields.alignContent,
                                lineSpacing: fields.lineSpacing, horizontalAlignment: fields.horizontalAlignment,
@@ -180,19 +183,22 @@ extension DecodeState {
     /// fractional min/max there is NaN in Texture (a debug assertion). Rejected.
     private mutating func rejectFractionalStretchChildren(_ children: [LayoutElement],
                                                           effectiveAlignItems: StackLayoutAlignItems) throws {
-        for (k, child) in children.enumerated() {
-            let alignSelf = child.style.alignSelf
-            let stretch = alignSelf == .stretch || (alignSelf == .auto && effectiveAlignItems == .stretch)
-            guard stretch else { continue }
-            let s = child.style
-            guard s.minWidth.isFraction || s.maxWidth.isFraction || s.minHeight.isFraction || s.maxHeight.isFraction else { continue }
-            for (name, d) in [("minWidth", s.minWidth), ("maxWidth", s.maxWidth), ("minHeight", s.minHeight), ("maxHeight", s.maxHeight)]
-            where d.isFraction {
-                reader.path.push("children"); reader.path.push(k); reader.path.push("style")
-                defer { reader.path.pop(); reader.path.pop(); reader.path.pop() }
-                throw reader.fail("a fractional \(name) is undefined on a stretch-aligned stack child (Texture asserts); use points or alignSelf",
-                                  at: name)
+        for k in children.indices {
+            let s = children[k].style
+            let stretch = s.alignSelf == .stretch || (s.alignSelf == .auto && effectiveAlignItems == .stretch)
+            if stretch && (s.minWidth.isFraction || s.maxWidth.isFraction || s.minHeight.isFraction || s.maxHeight.isFraction) {
+                throw fractionalStretchChild(k, s)
             }
         }
+    }
+
+    /// The error for stack child `k`, stretched, with style `s` (a fractional min or max).
+    @inline(never) private mutating func fractionalStretchChild(_ k: Int, _ s: LayoutElementStyle) -> WireError {
+        let (name, _) = [("minWidth", s.minWidth), ("maxWidth", s.maxWidth), ("minHeight", s.minHeight), ("maxHeight", s.maxHeight)]
+            .first { $0.1.isFraction }!
+        reader.path.push("children"); reader.path.push(k); reader.path.push("style")
+        defer { reader.path.pop(); reader.path.pop(); reader.path.pop() }
+        return reader.fail("a fractional \(name) is undefined on a stretch-aligned stack child (Texture asserts); use points or alignSelf",
+                           at: name)
     }
 }

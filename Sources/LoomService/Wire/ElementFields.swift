@@ -30,10 +30,12 @@ enum ElementField: Int, CaseIterable {
 /// Everything an element object may say, gathered member by member (in any order) and
 /// checked against its kind at the end of the object.
 struct ElementFields {
-    /// The kind's index in `ElementKinds` (nil until the `type` member).
-    var kind: Int?
+    /// The kind (nil until the `type` member).
+    var kind: ElementKind.ID?
     var id: String?
     var style = LayoutElementStyle()
+    /// `DecodeState.fractionalLimitStyles` when the element began.
+    var fractionalLimitStylesBefore = 0
     // stack
     var direction = StackLayoutDirection.horizontal
     var spacing = 0.0
@@ -48,7 +50,7 @@ struct ElementFields {
     /// nil until a `children` member (leaves make and destroy no array).
     var children: [LayoutElement]?
     // single-child specs
-    var insets = EdgeInsets.zero
+    var insets = EdgeInsets()  // not `.zero`: a global, checked at every read
     var child: LayoutElement?
     var second: LayoutElement?  // overlay, background or corner
     var centeringOptions = CenterLayoutSpecCenteringOptions.none
@@ -59,7 +61,7 @@ struct ElementFields {
     var ratio = 0.0
     var sizing = AbsoluteLayoutSpecSizing.default
     var cornerLocation = CornerLayoutSpecLocation.topLeft
-    var offset = Point.zero
+    var offset = Point(x: 0, y: 0)
     var wrapsCorner = false
     // nodes
     var layout: LayoutElement?

@@ -69,7 +69,7 @@ private struct EntryWriter: FlatLayoutVisitor {
             openNodeEntry(element, layout, frame)
             return .zero
         }
-        openEntry(element, kinds.index(of: element), frame)
+        openEntry(element, kinds.kind(of: element), frame)
         out.append(#","children":["#)
         return place.inNode
     }
@@ -104,7 +104,7 @@ private struct EntryWriter: FlatLayoutVisitor {
     }
 
     /// `{"id":…,"type":…,"frame":…` (the id only when there is one).
-    @inline(__always) private mutating func openEntry(_ element: LayoutElement, _ kind: Int, _ frame: Frame) {
+    @inline(__always) private mutating func openEntry(_ element: LayoutElement, _ kind: ElementKind.ID, _ frame: Frame) {
         if let id = element.id {
             out.append(#"{"id":"#)
             out.string(id)
@@ -112,7 +112,7 @@ private struct EntryWriter: FlatLayoutVisitor {
         } else {
             out.append(#"{"type":""#)
         }
-        let name = kinds.entries[kind].name  // a plain ASCII name: nothing to escape
+        let name = kinds.entries[kind.rawValue].name  // a plain ASCII name: nothing to escape
         out.append(name.utf8Start, count: name.utf8CodeUnitCount)
         out.append(#"","frame":"#)
         Self.write(&out, frame)
@@ -121,7 +121,7 @@ private struct EntryWriter: FlatLayoutVisitor {
     /// A node's entry (or the root's) up to its children: the entry, its text's line count
     /// and truncation, its image URL.
     mutating func openNodeEntry(_ element: LayoutElement, _ layout: Layout, _ frame: Frame) {
-        let kind = kinds.index(of: element)
+        let kind = kinds.kind(of: element)
         openEntry(element, kind, frame)
         if let text = layout.text {
             out.append(#","lines":"#)
@@ -129,7 +129,7 @@ private struct EntryWriter: FlatLayoutVisitor {
             out.append(#","truncated":"#)
             out.bool(text.truncated)
         }
-        if let url = kinds.entries[kind].url?(element) {
+        if let url = kind.url(of: element) {
             out.append(#","url":"#)
             out.string(url)
         }

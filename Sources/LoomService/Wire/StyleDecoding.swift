@@ -41,6 +41,9 @@ extension DecodeState {
             reader.path.pop()
         } while try reader.scanner.nextMember()
         try reader.finish(unknown, "style")
+        if style.minWidth.isFraction || style.maxWidth.isFraction || style.minHeight.isFraction || style.maxHeight.isFraction {
+            fractionalLimitStyles += 1
+        }
     }
 
     /// 1.x `ASRelativeSizeRange`: min → minWidth/minHeight, max → maxWidth/maxHeight.
