@@ -66,7 +66,7 @@ struct LayoutFlattening {
         let inner = visitor.enter(child, layout, isNode: isNode, FlatPlacement(inNode: inNode, origin: origin, size: layout.size), scope)
         if isNode {
             // A node's children are placed in its own space.
-            walk(&visitor, parent: child, layout: layout, accumulated: .zero, nodeOrigin: origin, scope: inner)
+            walk(&visitor, parent: child, layout: layout, accumulated: Point(x: 0, y: 0), nodeOrigin: origin, scope: inner)
         } else {
             walk(&visitor, parent: child, layout: layout, accumulated: raw, nodeOrigin: nodeOrigin, scope: inner)
         }

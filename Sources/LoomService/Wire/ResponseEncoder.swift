@@ -67,7 +67,7 @@ private struct EntryWriter: FlatLayoutVisitor {
         separate()
         if isNode {
             openNodeEntry(element, layout, frame)
-            return .zero
+            return Point(x: 0, y: 0)  // not `.zero`: a global, checked at every read
         }
         openEntry(element, kinds.kind(of: element), frame)
         out.append(#","children":["#)
