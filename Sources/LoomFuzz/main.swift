@@ -34,7 +34,7 @@ func fuzzOne(_ bytes: [UInt8]) -> String {
     } catch {
         preconditionFailure("decoder threw a non-WireError: \(error)")
     }
-    _ = TreeDigest.compute(request.root)
+    request.hashTree()
     // The service's default budget for this request, and no deadline: an input stops at
     // its budget or costs what it costs. Below the budget, no input may cost more than
     // `maxMeasurementsPerByte` measurements per byte (a shape whose work grows faster than

@@ -30,10 +30,11 @@ final class AbsoluteTests: XCTestCase {
         assertSize(l, 150, 80)
     }
 
-    func testStaticTypeNameIsSizeToFit() {
-        // 1.x static = absolute with sizeToFit (§13); only the wire name differs.
-        let s = AbsoluteLayoutSpec(sizing: .sizeToFit, children: children(), typeName: "static")
-        XCTAssertEqual(s.typeName, "static")
+    func testStaticIsSizeToFit() {
+        // 1.x static = absolute with sizeToFit (§13); only the class differs (its wire name
+        // is checked in LoomServiceTests' ElementKindsTests).
+        let s = StaticLayoutSpec(children: children())
+        XCTAssertEqual(s.sizing, .sizeToFit)
         assertSize(rootLayout(s, range(0, 0, 200, 100)), 120, 70)
     }
 

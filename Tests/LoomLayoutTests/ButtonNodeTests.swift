@@ -22,7 +22,6 @@ final class ButtonNodeTests: XCTestCase {
         XCTAssertEqual(b.contentEdgeInsets, .zero)
         XCTAssertEqual(b.imageAlignment, .beginning)
         XCTAssertEqual(b.titleNode?.style.flexShrink, 1)
-        XCTAssertEqual(b.typeName, "button")
     }
 
     func testHorizontalButtonWrapsContent() {

@@ -60,7 +60,6 @@ final class NodeTests: XCTestCase {
         assertSize(rootLayout(ImageNode(intrinsicSize: Size(width: 40, height: 30)), range(0, 0, 375, inf)), 40, 30)
         // Without an image it is a plain node (§4.3): fills a finite max.
         assertSize(rootLayout(ImageNode(intrinsicSize: nil), range(0, 0, 100, 50)), 100, 50)
-        XCTAssertEqual(ImageNode(intrinsicSize: nil).typeName, "image")
     }
 
     // MARK: §4.4 invalid sizes
@@ -175,8 +174,7 @@ final class NodeTests: XCTestCase {
         XCTAssertEqual(l.descender, -2)
     }
 
-    func testNodeTypeNames() {
-        XCTAssertEqual(plain().typeName, "node")
+    func testDisplayNodeOrSpec() {
         XCTAssertTrue(plain().isDisplayNode)
         XCTAssertFalse(LayoutSpec().isDisplayNode)
     }

@@ -9,7 +9,6 @@ final class WrapperSpacerTests: XCTestCase {
         let l = rootLayout(LayoutSpec(), range(10, 20, 100, 100))
         assertSize(l, 10, 20)
         XCTAssertTrue(l.sublayouts.isEmpty)
-        XCTAssertEqual(LayoutSpec().typeName, "spacer")
     }
 
     func testSpacerAppliesItsStyle() {

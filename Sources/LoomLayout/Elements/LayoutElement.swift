@@ -55,9 +55,6 @@ open class LayoutElement {
         self.layoutChildren = layoutChildren
     }
 
-    /// The wire-format `type` of this element.
-    open var typeName: String { "spec" }
-
     /// Display nodes own a flattened layout; specs disappear when flattening.
     open var isDisplayNode: Bool { false }
 

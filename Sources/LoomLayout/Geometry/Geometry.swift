@@ -51,9 +51,9 @@ public let cgFloatMax = Double.greatestFiniteMagnitude
 public struct PixelGrid: Hashable, Sendable {
     public let scale: Double
     public init(scale: Double) { self.scale = scale }
-    /// Float.ulpOfOne (2^-23) as a literal: a static initialized by a conversion is a lazy
-    /// global, and every ceil would check that it was made.
-    @usableFromInline static let epsilon: Double = 0x1p-23
+    /// Float.ulpOfOne (2^-23) as an inlined literal: a stored static is a global, which a
+    /// caller in another module reaches through its accessor at every ceil.
+    @inlinable static var epsilon: Double { 0x1p-23 }
 
     /// `ASCeilPixelValue`: ceil((v − ε) × s) / s. ceilPx(0) = −0.0.
     @inlinable public func ceil(_ v: Double) -> Double { ((v - PixelGrid.epsilon) * scale).rounded(.up) / scale }

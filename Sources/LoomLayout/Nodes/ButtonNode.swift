@@ -42,5 +42,4 @@ public final class ButtonNode: DisplayNode {
         let spec: LayoutElement = contentEdgeInsets.isZero ? stack : InsetLayoutSpec(insets: contentEdgeInsets, child: stack)
         super.init(layoutSpec: spec, style: style, id: id)
     }
-    override public var typeName: String { "button" }
 }

@@ -14,7 +14,6 @@ open class DisplayNode: LayoutElement {
         super.init(style: style, id: id, layoutChildren: layoutSpec.map { [$0] } ?? [])
     }
 
-    override open var typeName: String { "node" }
     override public final var isDisplayNode: Bool { true }
 
     /// `calculateSizeThatFits:` of a leaf node: the offered max if it is a valid size,
@@ -43,5 +42,4 @@ public final class ImageNode: DisplayNode {
         self.url = url
         super.init(intrinsicSize: intrinsicSize, style: style, id: id)
     }
-    override public var typeName: String { "image" }
 }

@@ -25,7 +25,6 @@ public final class TextNode: DisplayNode {
         self.characterCount = attributes.spans.reduce(attributes.truncationText.utf8.count) { $0 + $1.text.utf8.count }
         super.init(style: style, id: id)
     }
-    override public var typeName: String { "text" }
 
     override public func calculateLayout(_ used: SizeRange, context: LayoutContext) -> Layout {
         let m = used.max

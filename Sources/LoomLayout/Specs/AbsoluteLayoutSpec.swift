@@ -6,20 +6,16 @@ public enum AbsoluteLayoutSpecSizing: String, Hashable, Sendable, CaseIterable {
 /// `ASAbsoluteLayoutSpec` (§7.9), and the 1.x `ASStaticLayoutSpec` (= sizeToFit): children
 /// at their `style.layoutPosition`, each sized from its own style against the spec with the
 /// space left to the right/bottom as its automatic maximum.
-public final class AbsoluteLayoutSpec: LayoutSpec {
+public class AbsoluteLayoutSpec: LayoutSpec {
     public let sizing: AbsoluteLayoutSpecSizing
     public let children: [LayoutElement]
-    /// Wire-format name (`absolute` or the 1.x `static`).
-    private let wireType: String
 
-    public init(sizing: AbsoluteLayoutSpecSizing, children: [LayoutElement], typeName: String = "absolute",
+    public init(sizing: AbsoluteLayoutSpecSizing, children: [LayoutElement],
                 style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
         self.sizing = sizing
         self.children = children
-        self.wireType = typeName
         super.init(style: style, id: id, layoutChildren: children)
     }
-    override public var typeName: String { wireType }
 
     override public func calculateLayout(_ c: SizeRange, context: LayoutContext) -> Layout {
         var s = c.parentSizeForChildren

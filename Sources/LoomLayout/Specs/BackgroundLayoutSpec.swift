@@ -8,7 +8,6 @@ public final class BackgroundLayoutSpec: LayoutSpec {
         self.background = background
         super.init(style: style, id: id, layoutChildren: [child, background])
     }
-    override public var typeName: String { "background" }
     override public var childrenReceivingParentSize: [LayoutElement] { [child, background] }
 
     override public func computeLayoutThatFits(_ c: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {

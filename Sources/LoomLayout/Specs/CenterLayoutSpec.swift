@@ -24,5 +24,4 @@ public final class CenterLayoutSpec: RelativeLayoutSpec {
         if sizingOptions == .minimumY || sizingOptions == .minimumXY { sizing.insert(.minimumHeight) }
         super.init(horizontalPosition: h, verticalPosition: v, sizingOption: sizing, child: child, style: style, id: id)
     }
-    override public var typeName: String { "center" }
 }

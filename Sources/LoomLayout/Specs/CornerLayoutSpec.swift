@@ -22,7 +22,6 @@ public final class CornerLayoutSpec: LayoutSpec {
         self.wrapsCorner = wrapsCorner
         super.init(style: style, id: id, layoutChildren: [child, corner])
     }
-    override public var typeName: String { "corner" }
 
     override public func calculateLayout(_ c: SizeRange, context: LayoutContext) -> Layout {
         let s = c.parentSizeForChildren

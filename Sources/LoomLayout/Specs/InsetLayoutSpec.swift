@@ -9,7 +9,6 @@ public final class InsetLayoutSpec: LayoutSpec {
         self.child = child
         super.init(style: style, id: id, layoutChildren: [child])
     }
-    override public var typeName: String { "inset" }
     override public var childrenReceivingParentSize: [LayoutElement] { [child] }
 
     /// An infinite inset counts as 0 where insets are added up.

@@ -8,7 +8,6 @@ public final class OverlayLayoutSpec: LayoutSpec {
         self.overlay = overlay
         super.init(style: style, id: id, layoutChildren: [child, overlay])
     }
-    override public var typeName: String { "overlay" }
     override public var childrenReceivingParentSize: [LayoutElement] { [child] }
 
     override public func computeLayoutThatFits(_ c: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {

@@ -9,7 +9,6 @@ public final class RatioLayoutSpec: LayoutSpec {
         self.child = child
         super.init(style: style, id: id, layoutChildren: [child])
     }
-    override public var typeName: String { "ratio" }
 
     private func error(_ s: Size) -> Double { abs(s.height / s.width - ratio) }
 

@@ -36,7 +36,6 @@ public class RelativeLayoutSpec: LayoutSpec {
         self.child = child
         super.init(style: style, id: id, layoutChildren: [child])
     }
-    override public var typeName: String { "relative" }
 
     override public func calculateLayout(_ c: SizeRange, context: LayoutContext) -> Layout {
         let s0 = c.parentSizeForChildren

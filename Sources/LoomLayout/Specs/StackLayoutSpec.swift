@@ -58,7 +58,6 @@ public final class StackLayoutSpec: LayoutSpec {
         self.alignItems = resolved.1
         super.init(style: style, id: id, layoutChildren: children)
     }
-    override public var typeName: String { "stack" }
 
     /// §7.2.2, resolved declaratively: the explicit (or default) justify/alignItems, then the
     /// non-`none` alignments mapped with the final direction win.

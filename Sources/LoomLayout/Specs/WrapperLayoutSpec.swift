@@ -6,7 +6,6 @@ public final class WrapperLayoutSpec: LayoutSpec {
         self.children = children
         super.init(style: style, id: id, layoutChildren: children)
     }
-    override public var typeName: String { "wrapper" }
 
     override public func calculateLayout(_ used: SizeRange, context: LayoutContext) -> Layout {
         var size = used.min

@@ -227,7 +227,8 @@ public final class LayoutService: @unchecked Sendable {
             budget.limits = configuration.budget.limits(elements: request.elementCount, textBytes: request.textBytes)
             if budget.shouldStop() { throw LayoutService.error(for: budget, request) }
         }
-        if useSubtreeCache { _ = request.digests }
+        // Stamps the subtree cache keys on the tree (hashed once per request).
+        if useSubtreeCache { request.hashTree() }
         let context = LayoutContext(scale: request.scale, textMeasurer: textMeasurer,
                                     subtreeCache: useSubtreeCache ? subtreeCache : nil, budget: budget)
         metrics?.layoutStarted()
@@ -256,7 +257,7 @@ public final class LayoutService: @unchecked Sendable {
 
     /// The key of a decoded request: tree digest, ids/URLs, size range, scale, options, fonts.
     public func responseKey(_ request: LayoutRequest, _ format: OutputFormat) -> ResponseKey {
-        let (tree, ids) = request.digests
+        let (tree, ids) = request.hashTree()
         var h = SHA256()
         func put(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { h.update(bufferPointer: $0) } }
         put(ids.high); put(ids.low)

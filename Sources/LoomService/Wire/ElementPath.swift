@@ -12,9 +12,10 @@ enum ElementPath {
 
     private static func search(_ element: LayoutElement, _ target: ObjectIdentifier, _ path: inout [String]) -> Bool {
         if ObjectIdentifier(element) == target { return true }
-        if element is ButtonNode { return contains(element, target) }
+        let members = ElementKinds.shared[of: element].children
+        if case .inside = members { return contains(element, target) }
         for (slot, child) in element.layoutChildren.enumerated() {
-            path.append(name(of: slot, in: element))
+            path.append(name(of: slot, members))
             if search(child, target, &path) { return true }
             path.removeLast()
         }
@@ -25,15 +26,13 @@ enum ElementPath {
         ObjectIdentifier(element) == target || element.layoutChildren.contains { contains($0, target) }
     }
 
-    /// The member that holds `layoutChildren[slot]` of `parent` on the wire.
-    private static func name(of slot: Int, in parent: LayoutElement) -> String {
-        switch parent {
-        case is StackLayoutSpec, is AbsoluteLayoutSpec, is WrapperLayoutSpec: return ".children[\(slot)]"
-        case is OverlayLayoutSpec: return slot == 0 ? ".child" : ".overlay"
-        case is BackgroundLayoutSpec: return slot == 0 ? ".child" : ".background"
-        case is CornerLayoutSpec: return slot == 0 ? ".child" : ".corner"
-        case is DisplayNode: return ".layout"
-        default: return ".child"
+    /// The member that holds `layoutChildren[slot]` of an element whose children are in `members`.
+    private static func name(of slot: Int, _ members: ElementKind.ChildMembers) -> String {
+        switch members {
+        case .children: return ".children[\(slot)]"
+        case .childAnd(let second): return slot == 0 ? ".child" : ".\(second)"
+        case .layout: return ".layout"
+        case .child, .none, .inside: return ".child"
         }
     }
 }

@@ -12,14 +12,25 @@ public final class LayoutRequest {
     public let hasText: Bool
     /// UTF-8 bytes of every text in the tree (spans and truncation texts): part of its budget.
     public let textBytes: Int
-    /// The canonical digests (computed once, on first use; also marks the subtrees that the
-    /// shared subtree cache may hold).
-    public private(set) lazy var digests: (tree: ElementDigest, ids: ElementDigest) = TreeDigest.compute(root, elementCount: elementCount)
+    /// `hashTree()`'s answer, once it has been asked.
+    private var treeDigests: (tree: ElementDigest, ids: ElementDigest)?
 
     init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, elementCount: Int, hasText: Bool,
          textBytes: Int) {
         self.sizeRange = sizeRange; self.root = root; self.scale = scale; self.includeSpecs = includeSpecs
         self.elementCount = elementCount; self.hasText = hasText; self.textBytes = textBytes
+    }
+
+    /// The tree's canonical digests (`TreeDigest.compute`): the response key's tree and ids
+    /// parts. Hashing also stamps the subtree cache's keys on the tree's shareable subtrees,
+    /// so call it before a layout that uses the subtree cache. The tree is hashed by the
+    /// first call; later calls return the same digests.
+    @discardableResult
+    public func hashTree() -> (tree: ElementDigest, ids: ElementDigest) {
+        if let treeDigests { return treeDigests }
+        let digests = TreeDigest.compute(root, elementCount: elementCount)
+        treeDigests = digests
+        return digests
     }
 }
 

@@ -10,15 +10,15 @@ struct NameTable<Value> {
     private let storage: UnsafeBufferPointer<UInt8>
     /// (where the name is in `storage`, its index in `names`), sorted by name length.
     private let entries: UnsafeBufferPointer<(offset: Int, index: Int)>
-    let values: [Value]
+    let values: UnsafeBufferPointer<Value>
     /// `Self.words` of each entry's name (names of up to 16 bytes), with the entry's index
     /// next to them (a match reads nothing else).
     private let words: UnsafeBufferPointer<(head: UInt64, tail: UInt64, index: Int)>
     /// Entries of length `n` are `entries[starts[n] ..< starts[n + 1]]`.
     private let starts: UnsafeBufferPointer<Int>
-    let names: [String]
+    let names: UnsafeBufferPointer<String>
     /// `names` as path components (the bytes are never freed: tables are static).
-    let staticNames: [StaticName]
+    let staticNames: UnsafeBufferPointer<StaticName>
 
     init(_ pairs: [(String, Value)]) {
         let sorted = pairs.enumerated().sorted { ($0.element.0.utf8.count, $0.offset) < ($1.element.0.utf8.count, $1.offset) }
@@ -40,12 +40,12 @@ struct NameTable<Value> {
         }
         self.storage = Self.immortal(storage); self.entries = Self.immortal(entries)
         self.starts = Self.immortal(starts); self.words = Self.immortal(words)
-        names = pairs.map(\.0)
-        values = pairs.map(\.1)
-        staticNames = pairs.map { name, _ in
+        names = Self.immortal(pairs.map(\.0))
+        values = Self.immortal(pairs.map(\.1))
+        staticNames = Self.immortal(pairs.map { name, _ in
             let bytes = Self.immortal(Array(name.utf8))
             return StaticName(start: bytes.baseAddress!, count: bytes.count)
-        }
+        })
     }
 
     /// A copy of `a` that is never freed.

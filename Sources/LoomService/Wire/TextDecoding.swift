@@ -68,45 +68,45 @@ extension DecodeState {
     ]
 
     /// Reads one text member (its name is on the path).
-    mutating func textMember(_ field: ElementField, _ t: inout TextFields) throws {
+    mutating func textMember(_ field: ElementField, _ text: inout TextFields) throws {
         switch field {
-        case .text: t.text = try r.string()
-        case .spans: t.spans = try spans()
-        case .font: t.font = try font()
+        case .text: text.text = try reader.string()
+        case .spans: text.spans = try spans()
+        case .font: text.font = try font()
         case .lineHeight:
-            let d = try r.number()
+            let d = try reader.number()
             guard d > 0 && d <= TextLimits.maxLineHeight else {
-                throw r.fail("lineHeight must be > 0 (and at most \(Int(TextLimits.maxLineHeight)))")
+                throw reader.fail("lineHeight must be > 0 (and at most \(Int(TextLimits.maxLineHeight)))")
             }
-            t.lineHeight = d
+            text.lineHeight = d
         case .lineSpacing:
-            // A button title's (a text element's is read with the stack's, and checked in `build`).
-            let d = try r.nonNegative()
-            guard d <= TextLimits.maxLineHeight else { throw r.fail("lineSpacing must be at most \(Int(TextLimits.maxLineHeight))") }
-            t.lineSpacing = d
-        case .letterSpacing: t.letterSpacing = try Self.letterSpacing(&r)
-        case .alignment: t.alignment = try r.name(Self.textAlignments)
+            // A button title's (a text element's is read with the stack's, and checked in `textNode`).
+            let d = try reader.nonNegative()
+            guard d <= TextLimits.maxLineHeight else { throw reader.fail("lineSpacing must be at most \(Int(TextLimits.maxLineHeight))") }
+            text.lineSpacing = d
+        case .letterSpacing: text.letterSpacing = try Self.letterSpacing(&reader)
+        case .alignment: text.alignment = try reader.name(Self.textAlignments)
         case .maximumNumberOfLines:
-            let n = try r.integer()
-            guard n <= TextLimits.maxLines else { throw r.fail("maximumNumberOfLines must be at most \(TextLimits.maxLines) (0 = no limit)") }
-            t.maximumNumberOfLines = n
-        case .truncationMode: t.truncationMode = try r.name(Self.truncationModes)
+            let n = try reader.integer()
+            guard n <= TextLimits.maxLines else { throw reader.fail("maximumNumberOfLines must be at most \(TextLimits.maxLines) (0 = no limit)") }
+            text.maximumNumberOfLines = n
+        case .truncationMode: text.truncationMode = try reader.name(Self.truncationModes)
         case .truncationText:
-            let s = try r.string()
+            let s = try reader.string()
             guard s.utf8.count <= TextLimits.maxTruncationTextBytes else {
-                throw WireError.tooLarge("truncationText is longer than \(TextLimits.maxTruncationTextBytes) bytes", path: r.path.rendered)
+                throw WireError.tooLarge("truncationText is longer than \(TextLimits.maxTruncationTextBytes) bytes", path: reader.path.rendered)
             }
-            t.truncationText = s
-        case .textContainerInset: t.textContainerInset = try r.insets(allowInfinite: false)
+            text.truncationText = s
+        case .textContainerInset: text.textContainerInset = try reader.insets(allowInfinite: false)
         default: preconditionFailure("not a text member: \(field)")
         }
     }
 
     /// A letter spacing within `TextLimits.maxLetterSpacing` either way.
-    static func letterSpacing(_ r: inout WireReader) throws -> Double {
-        let d = try r.number()
+    static func letterSpacing(_ reader: inout WireReader) throws -> Double {
+        let d = try reader.number()
         guard abs(d) <= TextLimits.maxLetterSpacing else {
-            throw r.fail("letterSpacing must be between -\(Int(TextLimits.maxLetterSpacing)) and \(Int(TextLimits.maxLetterSpacing))")
+            throw reader.fail("letterSpacing must be between -\(Int(TextLimits.maxLetterSpacing)) and \(Int(TextLimits.maxLetterSpacing))")
         }
         return d
     }
@@ -114,67 +114,67 @@ extension DecodeState {
     enum FontField: Int, CaseIterable { case family, size, weight, italic }
     static let fontFields = NameTable(FontField.allCases.map { ("\($0)", $0) })
 
-    mutating func font() throws -> FontPatch { try Self.font(&r, fontFieldNames) }
+    mutating func font() throws -> FontPatch { try Self.font(&reader, fontFieldNames) }
 
     /// A `font` object (`names`: the decoder's `fontFieldNames`).
-    static func font(_ r: inout WireReader, _ names: NameTable<FontField>) throws -> FontPatch {
-        var p = FontPatch()
-        let (_, unknown) = try r.members(names, "font") { r, field in
+    static func font(_ reader: inout WireReader, _ names: NameTable<FontField>) throws -> FontPatch {
+        var patch = FontPatch()
+        let (_, unknown) = try reader.members(names, "font") { reader, field in
             switch field {
             case .family:
-                let name = try r.string()
-                guard !name.isEmpty else { throw r.fail("family must not be empty") }
-                p.family = name
+                let name = try reader.string()
+                guard !name.isEmpty else { throw reader.fail("family must not be empty") }
+                patch.family = name
             case .size:
-                let d = try r.number()
-                guard d > 0 && d <= 1000 else { throw r.fail("size must be > 0 (and at most 1000)") }
-                p.size = d
+                let d = try reader.number()
+                guard d > 0 && d <= 1000 else { throw reader.fail("size must be > 0 (and at most 1000)") }
+                patch.size = d
             case .weight:
-                if try r.scanner.valueStart() == UInt8(ascii: "\"") {
-                    let name = try r.string()
+                if try reader.scanner.valueStart() == UInt8(ascii: "\"") {
+                    let name = try reader.string()
                     guard let w = Self.weightNames[name.lowercased()] else {
-                        throw r.fail("'\(name)' is not a weight (100–900 or a name such as \"bold\")")
+                        throw reader.fail("'\(name)' is not a weight (100–900 or a name such as \"bold\")")
                     }
-                    p.weight = w
+                    patch.weight = w
                 } else {
-                    let d = try r.number()
-                    guard d >= 1 && d <= 1000 else { throw r.fail("weight must be between 1 and 1000 (CSS weights, 400 = regular)") }
-                    p.weight = Int(d.rounded())
+                    let d = try reader.number()
+                    guard d >= 1 && d <= 1000 else { throw reader.fail("weight must be between 1 and 1000 (CSS weights, 400 = regular)") }
+                    patch.weight = Int(d.rounded())
                 }
-            case .italic: p.italic = try r.bool()
+            case .italic: patch.italic = try reader.bool()
             }
         }
-        try r.finish(unknown, "font")
-        return p
+        try reader.finish(unknown, "font")
+        return patch
     }
 
     enum SpanField: Int, CaseIterable { case text, font, letterSpacing }
     static let spanFields = NameTable(SpanField.allCases.map { ("\($0)", $0) })
 
     mutating func spans() throws -> [(text: String, font: FontPatch?, letterSpacing: Double?)] {
-        let b = try r.scanner.valueStart()
-        guard b == UInt8(ascii: "[") else { throw r.typeError("'spans' must be an array", b) }
+        let b = try reader.scanner.valueStart()
+        guard b == UInt8(ascii: "[") else { throw reader.typeError("'spans' must be an array", b) }
         var out: [(text: String, font: FontPatch?, letterSpacing: Double?)] = []
-        guard try r.scanner.beginArray() else { return out }
+        guard try reader.scanner.beginArray() else { return out }
         repeat {
             guard out.count < TextLimits.maxSpans else {
-                throw WireError.tooLarge("a text holds at most \(TextLimits.maxSpans) spans", path: r.path.rendered)
+                throw WireError.tooLarge("a text holds at most \(TextLimits.maxSpans) spans", path: reader.path.rendered)
             }
-            r.path.push(out.count)
+            reader.path.push(out.count)
             var text: String?, font: FontPatch?, letterSpacing: Double?
             let fontNames = fontFieldNames
-            let (_, unknown) = try r.members(Self.spanFields, "a span") { r, field in
+            let (_, unknown) = try reader.members(Self.spanFields, "a span") { reader, field in
                 switch field {
-                case .text: text = try r.string()
-                case .font: font = try Self.font(&r, fontNames)
-                case .letterSpacing: letterSpacing = try Self.letterSpacing(&r)
+                case .text: text = try reader.string()
+                case .font: font = try Self.font(&reader, fontNames)
+                case .letterSpacing: letterSpacing = try Self.letterSpacing(&reader)
                 }
             }
-            guard let text else { throw r.fail("a span needs 'text'") }
-            try r.finish(unknown, "a span")
+            guard let text else { throw reader.fail("a span needs 'text'") }
+            try reader.finish(unknown, "a span")
             out.append((text, font, letterSpacing))
-            r.path.pop()
-        } while try r.scanner.nextItem()
+            reader.path.pop()
+        } while try reader.scanner.nextItem()
         return out
     }
 
@@ -183,14 +183,14 @@ extension DecodeState {
         let known = firstFonts.count + fontVerdicts.count
         guard let problem = validate(font) else {
             if firstFonts.count + fontVerdicts.count > known && known >= TextLimits.maxFonts {
-                for c in components() { r.path.push(c) }
+                for c in components() { reader.path.push(c) }
                 throw WireError.tooLarge("a request uses at most \(TextLimits.maxFonts) distinct fonts (family, size, weight, italic)",
-                                         path: r.path.rendered)
+                                         path: reader.path.rendered)
             }
             return font
         }
-        for c in components() { r.path.push(c) }
-        throw r.fail(problem.message, at: "family")
+        for c in components() { reader.path.push(c) }
+        throw reader.fail(problem.message, at: "family")
     }
 
     /// The measurer's verdict on `font`, asked once per distinct font in a request (feeds
@@ -209,43 +209,43 @@ extension DecodeState {
     }
     static let firstFontsKept = 8
 
-    /// The attributed string and insets `t` describes (`what` names it in errors).
-    mutating func textAttributes(_ t: TextFields, what: String) throws -> (TextAttributes, EdgeInsets) {
-        guard textMeasurer != nil else { throw r.fail("text is not available: the service was started without a text measurer") }
+    /// The attributed string and insets `text` describes (`what` names it in errors).
+    mutating func textAttributes(_ text: TextFields, what: String) throws -> (TextAttributes, EdgeInsets) {
+        guard textMeasurer != nil else { throw reader.fail("text is not available: the service was started without a text measurer") }
         hasText = true
         var font = FontDescriptor.attributedStringDefault
-        if let patch = t.font {
+        if let patch = text.font {
             font = try checked(patch.applied(to: .attributedStringDefault), at: [.name("font")])
         } else if let problem = validate(font) {
-            throw r.fail("the default font is not available: \(problem.message)")
+            throw reader.fail("the default font is not available: \(problem.message)")
         }
         let spans: [TextSpan]
-        switch (t.text, t.spans) {
-        case (let text?, nil): spans = [TextSpan(text: text)]
+        switch (text.text, text.spans) {
+        case (let string?, nil): spans = [TextSpan(text: string)]
         case (nil, let written?):
             spans = try written.enumerated().map { k, span in
                 let f = try span.font.map { try checked($0.applied(to: font), at: [.name("spans"), .index(k), .name("font")]) }
                 return TextSpan(text: span.text, font: f, letterSpacing: span.letterSpacing)
             }
-        case (nil, nil): throw r.fail("\(what) needs 'text' or 'spans'")
-        case (_?, _?): throw r.fail("give 'text' or 'spans', not both", at: "spans")
+        case (nil, nil): throw reader.fail("\(what) needs 'text' or 'spans'")
+        case (_?, _?): throw reader.fail("give 'text' or 'spans', not both", at: "spans")
         }
         // Checked before anything is measured: a text's cost grows with its length.
         let length = spans.reduce(0) { $0 + $1.text.utf8.count }
         if length > limits.maxTextBytes {
             throw WireError.tooLarge("the text is \(length) bytes long; a text holds at most \(limits.maxTextBytes)",
-                                     path: r.path.rendered(appending: t.text != nil ? "text" : "spans"))
+                                     path: reader.path.rendered(appending: text.text != nil ? "text" : "spans"))
         }
-        var a = TextAttributes(spans: spans, font: font)
-        if let v = t.lineHeight { a.lineHeight = v }
-        if let v = t.lineSpacing { a.lineSpacing = v }
-        if let v = t.letterSpacing { a.letterSpacing = v }
-        if let v = t.alignment { a.alignment = v }
-        if let v = t.maximumNumberOfLines { a.maximumNumberOfLines = v }
-        if let v = t.truncationMode { a.truncationMode = v }
-        if let v = t.truncationText { a.truncationText = v }
-        textBytes += length + a.truncationText.utf8.count
-        return (a, t.textContainerInset ?? .zero)
+        var attributes = TextAttributes(spans: spans, font: font)
+        if let v = text.lineHeight { attributes.lineHeight = v }
+        if let v = text.lineSpacing { attributes.lineSpacing = v }
+        if let v = text.letterSpacing { attributes.letterSpacing = v }
+        if let v = text.alignment { attributes.alignment = v }
+        if let v = text.maximumNumberOfLines { attributes.maximumNumberOfLines = v }
+        if let v = text.truncationMode { attributes.truncationMode = v }
+        if let v = text.truncationText { attributes.truncationText = v }
+        textBytes += length + attributes.truncationText.utf8.count
+        return (attributes, text.textContainerInset ?? .zero)
     }
 
     // MARK: button
@@ -254,53 +254,68 @@ extension DecodeState {
     static let imageFields = NameTable(ImageField.allCases.map { ("\($0)", $0) })
 
     /// Reads one button member (its name is on the path).
-    mutating func buttonMember(_ field: ElementField, _ b: inout ButtonFields) throws {
+    mutating func buttonMember(_ field: ElementField, _ button: inout ButtonFields) throws {
         switch field {
         case .title:
-            var t = TextFields()
+            var title = TextFields()
             var seen: UInt64 = 0, unknown: String?
-            if try r.beginObject("title") {
+            if try reader.beginObject("title") {
                 repeat {
-                    guard let k = try r.member(Self.elementFields, seen: &seen, unknown: &unknown) else { continue }
-                    let f = ElementField(rawValue: k)!
-                    guard Self.textFieldMask & f.bit != 0 else {
-                        try r.scanner.skipValue()
-                        if unknown == nil { unknown = f.name }
+                    guard let k = try reader.member(ElementField.names, seen: &seen, unknown: &unknown) else { continue }
+                    let member = ElementField(rawValue: k)!
+                    guard ElementField.textFieldMask & member.bit != 0 else {
+                        try reader.scanner.skipValue()
+                        if unknown == nil { unknown = member.name }
                         continue
                     }
-                    r.path.push(Self.elementFields.staticNames[k])
-                    try textMember(f, &t)
-                    r.path.pop()
-                } while try r.scanner.nextMember()
+                    reader.path.push(ElementField.names.staticNames[k])
+                    try textMember(member, &title)
+                    reader.path.pop()
+                } while try reader.scanner.nextMember()
             }
-            let (attributes, inset) = try textAttributes(t, what: "a button title")
-            try r.finish(unknown, "title")
+            let (attributes, inset) = try textAttributes(title, what: "a button title")
+            try reader.finish(unknown, "title")
             var titleStyle = LayoutElementStyle()
             titleStyle.flexShrink = 1
-            b.title = TextNode(attributes: attributes, textContainerInset: inset, style: titleStyle)
+            button.title = TextNode(attributes: attributes, textContainerInset: inset, style: titleStyle)
         case .image:
             var intrinsic: Size?, url: String?
-            let (_, unknown) = try r.members(Self.imageFields, "image") { r, field in
+            let (_, unknown) = try reader.members(Self.imageFields, "image") { reader, field in
                 switch field {
-                case .intrinsicSize: intrinsic = try r.size("intrinsicSize")
-                case .url: url = try r.string()
+                case .intrinsicSize: intrinsic = try reader.size("intrinsicSize")
+                case .url: url = try reader.string()
                 }
             }
-            try r.finish(unknown, "image")
-            b.image = ImageNode(intrinsicSize: intrinsic, url: url)
-        case .contentSpacing: b.contentSpacing = try r.number()
-        case .laysOutHorizontally: b.laysOutHorizontally = try r.bool()
-        case .contentHorizontalAlignment: b.contentHorizontalAlignment = try r.name(Self.horizontalAlignments)
-        case .contentVerticalAlignment: b.contentVerticalAlignment = try r.name(Self.verticalAlignments)
-        case .contentEdgeInsets: b.contentEdgeInsets = try r.insets(allowInfinite: false)
-        case .imageAlignment: b.imageAlignment = try r.name(Self.imageAlignments)
+            try reader.finish(unknown, "image")
+            button.image = ImageNode(intrinsicSize: intrinsic, url: url)
+        case .contentSpacing: button.contentSpacing = try reader.number()
+        case .laysOutHorizontally: button.laysOutHorizontally = try reader.bool()
+        case .contentHorizontalAlignment: button.contentHorizontalAlignment = try reader.name(ValueNames.horizontalAlignments)
+        case .contentVerticalAlignment: button.contentVerticalAlignment = try reader.name(ValueNames.verticalAlignments)
+        case .contentEdgeInsets: button.contentEdgeInsets = try reader.insets(allowInfinite: false)
+        case .imageAlignment: button.imageAlignment = try reader.name(ValueNames.imageAlignments)
         default: preconditionFailure("not a button member: \(field)")
         }
     }
 
-    func button(_ b: ButtonFields, _ style: LayoutElementStyle) -> LayoutElement {
-        ButtonNode(title: b.title, image: b.image, contentSpacing: b.contentSpacing, laysOutHorizontally: b.laysOutHorizontally,
-                   contentHorizontalAlignment: b.contentHorizontalAlignment, contentVerticalAlignment: b.contentVerticalAlignment,
-                   contentEdgeInsets: b.contentEdgeInsets, imageAlignment: b.imageAlignment, style: style)
+    /// A text element.
+    mutating func textNode(_ fields: ElementFields, seen: UInt64) throws -> LayoutElement {
+        var text = fields.extras?.text ?? TextFields()
+        // Read with the stack's `lineSpacing` member; checked here.
+        if seen & ElementField.lineSpacing.bit != 0 {
+            guard fields.lineSpacing >= 0 else { throw reader.fail("must be >= 0", at: "lineSpacing") }
+            guard fields.lineSpacing <= TextLimits.maxLineHeight else {
+                throw reader.fail("lineSpacing must be at most \(Int(TextLimits.maxLineHeight))", at: "lineSpacing")
+            }
+            text.lineSpacing = fields.lineSpacing
+        }
+        let (attributes, inset) = try textAttributes(text, what: "a text element")
+        return TextNode(attributes: attributes, textContainerInset: inset, style: fields.style)
+    }
+
+    func button(_ button: ButtonFields, _ style: LayoutElementStyle) -> LayoutElement {
+        ButtonNode(title: button.title, image: button.image, contentSpacing: button.contentSpacing, laysOutHorizontally: button.laysOutHorizontally,
+                   contentHorizontalAlignment: button.contentHorizontalAlignment, contentVerticalAlignment: button.contentVerticalAlignment,
+                   contentEdgeInsets: button.contentEdgeInsets, imageAlignment: button.imageAlignment, style: style)
     }
 }

@@ -7,7 +7,6 @@ struct StaticName {
     let count: Int
     init(start: UnsafePointer<UInt8>, count: Int) { self.start = start; self.count = count }
     init(_ s: StaticString) { start = s.utf8Start; count = s.utf8CodeUnitCount }
-    var string: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
 }
 
 /// A JSON path kept as a stack of components; rendered only for errors.

@@ -1,0 +1,204 @@
+import LoomLayout
+
+/// Elements: an element object is read member by member into `ElementFields`, then built
+/// by its kind (`ElementKinds`) and checked against the members that kind accepts.
+extension DecodeState {
+    mutating func element() throws -> LayoutElement {
+        depth += 1
+        defer { depth -= 1 }
+        try countElement()
+        var fields = ElementFields()
+        fields.fractionalLimitStylesBefore = fractionalLimitStyles
+        var seen: UInt64 = 0, unknown: String?
+        if try reader.beginObject("an element") {
+            repeat {
+                guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown) else { continue }
+                try member(ElementField(rawValue: k)!, &fields)
+            } while try reader.scanner.nextMember()
+        }
+        guard let kind = fields.kind else { throw reader.fail("an element needs a 'type'") }
+        return try checkedElement(kind, &fields, seen: seen, unknown: unknown)
+    }
+
+    /// The depth and element-count limits, checked as an element begins.
+    @inline(__always) private mutating func countElement() throws {
+        if depth > limits.maxDepth {
+            throw WireError.tooLarge("the tree is nested deeper than \(limits.maxDepth) elements", path: reader.path.rendered)
+        }
+        elementCount += 1
+        if elementCount > limits.maxNodes {
+            throw WireError.tooLarge("the tree has more than \(limits.maxNodes) elements", path: reader.path.rendered)
+        }
+    }
+
+    /// Reads one member's value into `fields`. Only members holding elements recurse, and
+    /// this frame stays small: every other member is read in `valueMember`'s frame, so 512
+    /// nested elements fit in a thread's stack even in a debug build.
+    private mutating func member(_ field: ElementField, _ fields: inout ElementFields) throws {
+        reader.path.push(elementNames.staticNames[field.rawValue])
+        defer { reader.path.pop() }
+        switch field {
+        case .children: fields.children = try children()
+        case .child: fields.child = try child(.child)
+        case .overlay, .background, .corner: fields.second = try child(field)
+        case .layout: fields.layout = try element()
+        default: try valueMember(field, &fields)
+        }
+    }
+
+    /// A `children` array.
+    @inline(__always) private mutating func children() throws -> [LayoutElement] {
+        let b = try reader.scanner.valueStart()
+        guard b == UInt8(ascii: "[") else { throw reader.typeError("'children' must be an array of elements", b) }
+        var children: [LayoutElement] = []
+        if try reader.scanner.beginArray() {
+            var k = 0
+            repeat {
+                reader.path.push(k)
+                children.append(try element())
+                reader.path.pop()
+                k += 1
+            } while try reader.scanner.nextItem()
+        }
+        return children
+    }
+
+    /// A member that holds one element.
+    private mutating func child(_ field: ElementField) throws -> LayoutElement {
+        if try reader.scanner.valueStart() == UInt8(ascii: "[") { throw reader.fail("'\(field.name)' is one element, not an array") }
+        return try element()
+    }
+
+    /// Reads a member that holds no element.
+    @inline(never) private mutating func valueMember(_ field: ElementField, _ fields: inout ElementFields) throws {
+        switch field {
+        case .type: fields.kind = try kind()
+        case .id: fields.id = try id()
+        case .style: try style(into: &fields.style)
+        case .direction: fields.direction = try reader.name(directionNames)
+        case .spacing: fields.spacing = try reader.number()
+        case .justifyContent: fields.justifyContent = try reader.name(justifyNames)
+        case .alignItems: fields.alignItems = try reader.name(alignItemsNames)
+        case .flexWrap: fields.flexWrap = try reader.name(ValueNames.flexWraps)
+        case .alignContent: fields.alignContent = try reader.name(ValueNames.alignContents)
+        case .lineSpacing: fields.lineSpacing = try reader.number()  // >= 0 for text: checked in `textNode`
+        case .horizontalAlignment: fields.horizontalAlignment = try reader.name(ValueNames.horizontalAlignments)
+        case .verticalAlignment: fields.verticalAlignment = try reader.name(ValueNames.verticalAlignments)
+        case .concurrent: fields.concurrent = try reader.bool()
+        case .insets: fields.insets = try reader.insets(allowInfinite: true)
+        case .centeringOptions: fields.centeringOptions = try reader.name(ValueNames.centeringOptions)
+        case .sizingOptions: fields.sizingOptions = try reader.name(ValueNames.centerSizingOptions)
+        case .horizontalPosition: fields.horizontalPosition = try reader.name(ValueNames.relativePositions)
+        case .verticalPosition: fields.verticalPosition = try reader.name(ValueNames.relativePositions)
+        case .sizingOption: fields.sizingOption = try reader.name(ValueNames.relativeSizingOptions)
+        case .ratio:
+            fields.ratio = try reader.number()
+            guard fields.ratio > 0 else { throw reader.fail("ratio must be > 0") }
+        case .sizing: fields.sizing = try reader.name(ValueNames.absoluteSizings)
+        case .cornerLocation: fields.cornerLocation = try reader.name(ValueNames.cornerLocations)
+        case .offset: fields.offset = try reader.point("offset")
+        case .wrapsCorner: fields.wrapsCorner = try reader.bool()
+        case .intrinsicSize: fields.intrinsicSize = try reader.size("intrinsicSize")
+        case .url: fields.madeExtras().url = try reader.string()
+        case .text, .spans, .font, .lineHeight, .letterSpacing, .alignment, .maximumNumberOfLines, .truncationMode, .truncationText,
+             .textContainerInset:
+            let extras = fields.madeExtras()
+            if extras.text == nil { extras.text = TextFields() }
+            try textMember(field, &extras.text!)
+        case .title, .image, .contentSpacing, .laysOutHorizontally, .contentHorizontalAlignment, .contentVerticalAlignment,
+             .contentEdgeInsets, .imageAlignment:
+            let extras = fields.madeExtras()
+            if extras.button == nil { extras.button = ButtonFields() }
+            try buttonMember(field, &extras.button!)
+        case .children, .child, .overlay, .background, .corner, .layout:
+            preconditionFailure("\(field) holds elements: read by member(_:_:)")
+        }
+    }
+
+    /// The `type` member: the kind.
+    @inline(__always) private mutating func kind() throws -> ElementKind.ID {
+        let b = try reader.scanner.valueStart()
+        guard b == UInt8(ascii: "\"") else { throw reader.typeError("must be a string", b) }
+        let token = try reader.scanner.stringToken()
+        guard let k = reader.scanner.index(of: token, in: kindNames) else {
+            throw reader.fail("unknown element type '\(reader.scanner.string(token))'")
+        }
+        return ElementKind.ID(rawValue: kindNames.values[k])!
+    }
+
+    /// The `id` member, unique in the request.
+    private mutating func id() throws -> String {
+        let id = try reader.string()
+        // Sized once from the body at the first id (feeds name an element every 200-300
+        // bytes), not grown through every power of two.
+        if ids.isEmpty { ids.reserveCapacity(Swift.min(4096, 16 + reader.scanner.bytes.count / 200)) }
+        guard ids.insert(id).inserted else { throw reader.fail("duplicate id '\(id)'") }
+        return id
+    }
+
+    /// The element `fields` describes, built by its kind (`build(_:_:seen:)`), after checking
+    /// its members against the kind.
+    @inline(never) private mutating func checkedElement(_ kind: ElementKind.ID, _ fields: inout ElementFields, seen: UInt64,
+                                                        unknown: String?) throws -> LayoutElement {
+        let misplaced = seen & ~allowedFieldMasks[kind.rawValue]
+        let element = try build(kind, &fields, seen: seen)
+        // Then members this kind does not have, and names no kind has.
+        if misplaced != 0 || unknown != nil {
+            let first = ElementField.allCases.first { misplaced & $0.bit != 0 }
+            let name = first.map(\.name) ?? unknown!
+            throw reader.fail("unknown field '\(name)' in a \(kinds[kind].name) element", at: name)
+        }
+        element.id = fields.id
+        return element
+    }
+
+    /// The element a spec needs in `field`.
+    func required(_ field: ElementField, _ value: LayoutElement?) throws -> LayoutElement {
+        guard let value else { throw reader.fail("this spec needs '\(field.name)' (one element)", at: field.name) }
+        return value
+    }
+
+    // MARK: stack
+
+    mutating func stack(_ fields: inout ElementFields) throws -> LayoutElement {
+        let alignItems = fields.alignItems ?? .stretch
+        let effective = StackLayoutSpec.applyAlignments(direction: fields.direction, justifyContent: fields.justifyContent,
+                                                         alignItems: alignItems, horizontal: fields.horizontalAlignment,
+                                                         vertical: fields.verticalAlignment)
+        if fields.direction == .vertical && (effective.1 == .baselineFirst || effective.1 == .baselineLast) {
+            throw reader.fail("baseline alignment is only for horizontal stacks", at: "alignItems")
+        }
+        // Only a style read inside this stack can have made a child's min or max fractional.
+        if fractionalLimitStyles != fields.fractionalLimitStylesBefore, let children = fields.children {
+            try rejectFractionalStretchChildren(children, effectiveAlignItems: effective.1)
+        }
+        return StackLayoutSpec(direction: fields.direction, spacing: fields.spacing, justifyContent: fields.justifyContent,
+                               alignItems: alignItems, flexWrap: fields.flexWrap, alignContent: fields.alignContent,
+                               lineSpacing: fields.lineSpacing, horizontalAlignment: fields.horizontalAlignment,
+                               verticalAlignment: fields.verticalAlignment, concurrent: fields.concurrent,
+                               children: fields.children ?? [], style: fields.style)
+    }
+
+    /// Stretch children resolve their style against an undefined parent (§7.2.11):
+    /// fractional min/max there is NaN in Texture (a debug assertion). Rejected.
+    private mutating func rejectFractionalStretchChildren(_ children: [LayoutElement],
+                                                          effectiveAlignItems: StackLayoutAlignItems) throws {
+        for k in children.indices {
+            let s = children[k].style
+            let stretch = s.alignSelf == .stretch || (s.alignSelf == .auto && effectiveAlignItems == .stretch)
+            if stretch && (s.minWidth.isFraction || s.maxWidth.isFraction || s.minHeight.isFraction || s.maxHeight.isFraction) {
+                throw fractionalStretchChild(k, s)
+            }
+        }
+    }
+
+    /// The error for stack child `k`, stretched, with style `s` (a fractional min or max).
+    @inline(never) private mutating func fractionalStretchChild(_ k: Int, _ s: LayoutElementStyle) -> WireError {
+        let (name, _) = [("minWidth", s.minWidth), ("maxWidth", s.maxWidth), ("minHeight", s.minHeight), ("maxHeight", s.maxHeight)]
+            .first { $0.1.isFraction }!
+        reader.path.push("children"); reader.path.push(k); reader.path.push("style")
+        defer { reader.path.pop(); reader.path.pop(); reader.path.pop() }
+        return reader.fail("a fractional \(name) is undefined on a stretch-aligned stack child (Texture asserts); use points or alignSelf",
+                           at: name)
+    }
+}
