@@ -11,7 +11,7 @@ extension Router {
     public static func makeServer(service configuration: ServiceConfiguration, textMeasurer: TextMeasuring?,
                                   workers: Int, queueLimit: Int, http: HTTPServer.Configuration, logger: Logger,
                                   fonts: @escaping @Sendable () -> [FontFamilyInfo],
-                                  textCacheStatistics: @escaping @Sendable () -> TextCacheFigures?)
+                                  textCacheStatistics: @escaping @Sendable () -> TextCacheStatistics?)
         -> (server: HTTPServer, router: Router) {
         let metrics = ServiceMetrics()
         let service = LayoutService(configuration: configuration, textMeasurer: textMeasurer, metrics: metrics)

@@ -12,12 +12,12 @@ public final class Router: @unchecked Sendable {
     public let metrics: ServiceMetrics
     public let httpMetrics: HTTPMetrics
     private let fonts: @Sendable () -> [FontFamilyInfo]
-    private let textCacheStatistics: @Sendable () -> TextCacheFigures?
+    private let textCacheStatistics: @Sendable () -> TextCacheStatistics?
     private let draining = Atomic<Bool>(false)
 
     public init(service: LayoutService, pool: LayoutPool, metrics: ServiceMetrics,
                 fonts: @escaping @Sendable () -> [FontFamilyInfo],
-                textCacheStatistics: @escaping @Sendable () -> TextCacheFigures? = { nil }) {
+                textCacheStatistics: @escaping @Sendable () -> TextCacheStatistics? = { nil }) {
         self.service = service
         self.pool = pool
         self.metrics = metrics

@@ -67,11 +67,7 @@ struct ServeCommand: ParsableCommand {
             workers: setting(workers, "LOOM_WORKERS", cores), queueLimit: setting(queueLimit, "LOOM_QUEUE_LIMIT", 256),
             http: httpConfig, logger: logger,
             fonts: { measurer.availableFamilies() },
-            textCacheStatistics: {
-                let s = measurer.cacheStatistics
-                return TextCacheFigures(hits: s.hits, misses: s.misses, entries: s.entries, bytes: s.bytes,
-                                        wordEntries: s.wordEntries, wordBytes: s.wordBytes)
-            })
+            textCacheStatistics: { measurer.cacheStatistics })
         // The access log line per request, written as LineLogHandler would write it (the
         // logger has no metadata of its own) without a swift-log record per request.
         server.accessLogWriter = LogOutput.shared.accessLineWriter(label: logger.label)

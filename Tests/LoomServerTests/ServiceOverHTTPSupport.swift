@@ -54,11 +54,7 @@ final class LoomTestServer {
             service: config, textMeasurer: measurer, workers: settings.workers, queueLimit: settings.queueLimit,
             http: httpConfig, logger: logger,
             fonts: { measurer.availableFamilies() },
-            textCacheStatistics: {
-                let s = measurer.cacheStatistics
-                return TextCacheFigures(hits: s.hits, misses: s.misses, entries: s.entries, bytes: s.bytes,
-                                        wordEntries: s.wordEntries, wordBytes: s.wordBytes)
-            })
+            textCacheStatistics: { measurer.cacheStatistics })
         try server.start()
         self.server = server
         self.service = router.service

@@ -3,16 +3,6 @@ import LoomLayout
 import Prometheus
 import Synchronization
 
-/// What the text measurer's caches hold, as `/metrics` shows it (the measurer's own type
-/// stays in its module).
-public struct TextCacheFigures: Sendable {
-    public var hits = 0, misses = 0, entries = 0, bytes = 0, wordEntries = 0, wordBytes = 0
-    public init(hits: Int = 0, misses: Int = 0, entries: Int = 0, bytes: Int = 0, wordEntries: Int = 0, wordBytes: Int = 0) {
-        self.hits = hits; self.misses = misses; self.entries = entries; self.bytes = bytes
-        self.wordEntries = wordEntries; self.wordBytes = wordBytes
-    }
-}
-
 /// The service's metrics (caches, layouts) through swift-metrics, with a Prometheus
 /// registry as the backend; the HTTP metrics (`LoomServer.HTTPMetrics`) join the same
 /// registry. Each service owns its registry (no global bootstrap), so tests can run several.
@@ -70,7 +60,7 @@ public final class ServiceMetrics: @unchecked Sendable {
     /// Prometheus text format, with cache figures read at scrape time.
     public func render(cache: LRUCache<LayoutService.ResponseKey, LayoutService.CachedResponse>.Statistics,
                        subtree: LRUCache<SubtreeLayoutKey, CachedSubtreeLayout>.Statistics,
-                       text: TextCacheFigures?) -> [UInt8] {
+                       text: TextCacheStatistics?) -> [UInt8] {
         cacheEvictions.record(cache.evictions)
         cacheEntries.record(cache.entries)
         cacheBytes.record(cache.bytes)
