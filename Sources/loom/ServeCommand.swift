@@ -107,6 +107,10 @@ struct ServeCommand: ParsableCommand {
         try limits.apply(to: &config)
         config.cacheEntries = setting(cacheEntries, "LOOM_CACHE_ENTRIES", 10_000)
         config.cacheBytes = setting(cacheBytes, "LOOM_CACHE_BYTES", 64 << 20)
+        // 0 turns the response cache off; a negative size is a mistake, not another way to say it.
+        guard config.cacheEntries >= 0, config.cacheBytes >= 0 else {
+            throw ValidationError("--cache-entries / LOOM_CACHE_ENTRIES and --cache-bytes / LOOM_CACHE_BYTES must be >= 0")
+        }
         config.fontSetIdentity = dirs.joined(separator: ":")
         return config
     }

@@ -379,6 +379,18 @@ final class ServeProcessTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
     }
 
+    func testNegativeCacheSizesAreRefusedAtStart() throws {
+        let message = "--cache-entries / LOOM_CACHE_ENTRIES and --cache-bytes / LOOM_CACHE_BYTES must be >= 0"
+        for (arguments, environment) in [(["serve", "--port", "0", "--cache-entries=-1"], [String: String]()),
+                                         (["serve", "--port", "0"], ["LOOM_CACHE_BYTES": "-5"])] {
+            let run = try runLoom(arguments, environment: environment, timeout: 60)
+            XCTAssertNotNil(run.status, "\(arguments) \(environment) still running")
+            XCTAssertNotEqual(run.status, 0, "\(arguments) \(environment)")
+            XCTAssertTrue(run.stderr.contains(message), "\(arguments) \(environment): \(run.stderr)")
+            XCTAssertFalse(run.stdout.contains("loom listening"), run.stdout)
+        }
+    }
+
     /// `loom layout FILE` and `loom layout -` print the response and exit 0; an invalid
     /// request prints its error and exits 1; SVG on request.
     func testLayoutCommand() throws {
