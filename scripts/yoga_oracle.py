@@ -437,6 +437,8 @@ def run_forked(y, req):
     pid = os.fork()
     if pid == 0:
         os.close(r)
+        devnull = os.open(os.devnull, os.O_WRONLY)      # Yoga logs its assertion before throwing
+        os.dup2(devnull, 2)
         try:
             out = json.dumps(layout_request(y, req)).encode()
             code = 0
@@ -790,6 +792,9 @@ def setup(version):
             shutil.rmtree(src)
         os.makedirs(SRC_DIR, exist_ok=True)
         sdist = os.path.join(SRC_DIR, "poga-0.1.19.tar.gz")
+        # poga's build backend (and its one dependency): pip prepares the metadata while
+        # downloading, and the patched source is built without an isolated environment
+        subprocess.run(pip + ["setuptools>=42", "wheel", "pybind11>=2.10.0"], check=True)
         if not os.path.exists(sdist):
             subprocess.run([py, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
                             "--no-binary", ":all:", "--no-build-isolation", POGA, "-d", SRC_DIR], check=False)
@@ -797,7 +802,7 @@ def setup(version):
             raise SystemExit("could not download poga's sdist")
         subprocess.run(["tar", "xzf", sdist, "-C", SRC_DIR], check=True)
         subprocess.run(["patch", "-p1", "-d", src, "-i", PATCH], check=True)
-        subprocess.run(pip + ["--force-reinstall", "--no-deps", src], check=True)
+        subprocess.run(pip + ["--force-reinstall", "--no-deps", "--no-build-isolation", src], check=True)
     subprocess.run([py, "-c", "import poga.libpoga_capi"], check=True)
 
 
