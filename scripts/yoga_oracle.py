@@ -471,6 +471,7 @@ class Gen:
     def __init__(self, seed):
         self.r = random.Random(seed)
         self.n = 0
+        self.nested_roots = True
 
     def id(self, prefix):
         self.n += 1
@@ -555,6 +556,12 @@ class Gen:
             e = {"type": "image", "id": self.id("img"), "intrinsicSize": size}
         else:
             icon = {"type": "node", "id": self.id("icon"), "intrinsicSize": size}
+            if self.nested_roots and self.chance(0.3):
+                # a separate Yoga tree in the leaf's own layout: measured once per call of
+                # the outer measure function (§2, repeated measurement)
+                self.nested_roots = False
+                icon = self.container(2, root=True)
+                self.nested_roots = True
             e = {"type": "node", "id": self.id("own"),
                  "layout": {"type": "inset", "id": self.id("ins"),
                             "insets": {k2: r.choice([0, 2, 4, 10, 3.5]) for k2 in ("top", "left", "bottom", "right")},
@@ -615,6 +622,41 @@ class Gen:
         return {"sizeRange": {"min": {"width": mins[0], "height": mins[1]},
                               "max": {"width": maxs[0], "height": maxs[1]}},
                 "scale": scale, "root": root}
+
+
+def coverage(reqs):
+    """How many requests use each feature the issue asks for (all must be > 0)."""
+    feats = {}
+
+    def add(k, i):
+        feats.setdefault(k, set()).add(i)
+    for i, r in enumerate(reqs):
+        add(f"scale {r['scale']:g}", i)
+        mn, mx = r["sizeRange"]["min"], r["sizeRange"]["max"]
+        for ax in ("width", "height"):
+            add("range " + ("unbounded" if mx[ax] is None else "exact" if mx[ax] == mn[ax] else "at-most"), i)
+        work = [(r["root"], False)]
+        while work:
+            e, in_yoga = work.pop()
+            st = e.get("style") or {}
+            if e.get("type") == "inset" and e["child"].get("yogaChildren"):
+                add("Yoga root inside an inset", i)
+            if in_yoga:
+                add(yoga_kind(e) + (" " + e["type"] if yoga_kind(e) == "measured" else ""), i)
+            for k, v in st.items():
+                add(k, i)
+                if isinstance(v, str) and k not in ("flexBasis",) and not v.endswith("%"):
+                    add(f"{k}: {v}", i)
+                if isinstance(v, str) and v.endswith("%") or isinstance(v, dict) and any(
+                        isinstance(x, str) and x.endswith("%") for x in v.values()):
+                    add(f"{k} percent", i)
+            for c in e.get("yogaChildren", ()):
+                work.append((c, True))
+            if "layout" in e:
+                work.append((e["layout"], False))
+            if "child" in e:
+                work.append((e["child"], False))
+    return {k: len(v) for k, v in sorted(feats.items())}
 
 
 def generate(seed, count):
@@ -850,6 +892,8 @@ def main(argv=None):
     n_fatal = sum("error" in e for e in expected)
     print(f"oracle (Yoga {args.yoga}): {len(reqs)} cases, seed {args.seed}, {n_fatal} expected invalid_spec "
           f"(Yoga asserts), {t_oracle:.1f}s")
+    cov = coverage(reqs)
+    print("coverage (requests using each feature): " + ", ".join(f"{k} {v}" for k, v in cov.items()))
     if args.dump:
         os.makedirs(args.dump, exist_ok=True)
         for i, (r, e) in enumerate(zip(reqs, expected)):
@@ -859,6 +903,9 @@ def main(argv=None):
         return 1 if failures else 0
 
     os.makedirs(args.out, exist_ok=True)
+    for f in os.listdir(args.out):
+        if f.startswith("diff-") and f.endswith(".json"):
+            os.remove(os.path.join(args.out, f))
     t1 = time.monotonic()
     server = LoomServer(args.loom, os.path.join(args.out, "loom-serve.log"))
     try:
