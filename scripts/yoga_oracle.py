@@ -701,6 +701,29 @@ EXAMPLE2_EXPECTED = {"toolbar": (0, 0, 320, 44), "back": (12, 10, 24, 24), "titl
                      "menu": (284, 10, 24, 24)}
 
 
+# The two changes of yoga-2.0.1.patch, derived by hand: (request, expected by 2.0.1, by 1.19).
+VERSION_CASES = [
+    # 2: an absolute child pinned to the bottom of a column. Both versions size it 29 high:
+    # Yoga lays it out exactly 10 + 20 (its vertical margin, 10 % of the container's width)
+    # and takes off the margin resolved against the child's own width (1). Its top: the 10 %
+    # bottom margin is 10 % of the height in 2.0.1 (100 - 29 - 10 = 61), of the width in 1.19
+    # (100 - 29 - 20 = 51).
+    ({"sizeRange": {"min": {"width": 200, "height": 100}, "max": {"width": 200, "height": 100}}, "scale": 1,
+      "root": {"type": "node", "id": "col", "yogaChildren": [
+          {"type": "node", "id": "pinned", "style": {"positionType": "absolute", "position": {"bottom": 0},
+                                                     "margin": {"bottom": "10%"}, "width": 10, "height": 10}}]}},
+     {"pinned": (0, 61, 10, 29)}, {"pinned": (0, 51, 10, 29)}),
+    # 1: a row without a definite width: 2.0.1 takes the consumed width (80) as the inner
+    # width, so `left: 10%` is 8; 1.19 leaves it undefined (NaN: Texture makes it 0x0 at 0,0).
+    ({"sizeRange": {"min": {"width": 0, "height": 0}, "max": {"width": None, "height": None}}, "scale": 1,
+      "root": {"type": "node", "id": "row", "style": {"flexDirection": "horizontal"}, "yogaChildren": [
+          {"type": "node", "id": "a", "style": {"width": 80, "height": 10}},
+          {"type": "node", "id": "abs", "style": {"positionType": "absolute", "position": {"left": "10%"},
+                                                  "width": 10, "height": 10}}]}},
+     {"row": (0, 0, 80, 10), "abs": (8, 0, 10, 10)}, {"row": (0, 0, 80, 10), "abs": (0, 0, 0, 0)}),
+]
+
+
 def check_frames(got, expected):
     bad = []
     for k, want in expected.items():
@@ -716,8 +739,12 @@ def check_frames(got, expected):
     return bad
 
 
-def selftest(y):
+def selftest(y, version):
     failures = 0
+    for i, (req, want201, want119) in enumerate(VERSION_CASES, 1):
+        bad = check_frames(run_forked(y, req), want201 if version == "2.0.1" else want119)
+        print(f"Yoga {version} change {3 - i} of §9: " + ("ok" if not bad else "DIFFERS: " + "; ".join(bad)))
+        failures += bool(bad)
     for i, ex in enumerate(EXAMPLES, 1):
         if ex is None:
             # the stack gives the toolbar [320,320]x[0,inf] with parent size (320, NaN)
@@ -881,7 +908,7 @@ def main(argv=None):
         os.execv(py, [py, os.path.abspath(__file__), "--in-venv"] + (argv if argv is not None else sys.argv[1:]))
     import poga.libpoga_capi as y
 
-    failures = selftest(y)
+    failures = selftest(y, args.yoga)
     if args.selftest:
         return 1 if failures else 0
 
