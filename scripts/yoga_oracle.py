@@ -236,7 +236,9 @@ class Oracle:
         h = used[1][1] if used[1][1] < CGFLOAT_MAX / 2 else y.YGUndefined
         try:
             y.YGNodeCalculateLayout(root, float(w), float(h), y.YGDirection.Inherit)
-        except Exception as e:      # Yoga's assertion as a C++ exception (else it aborts)
+        except YogaFatal:           # from a Yoga tree inside a measured leaf
+            raise
+        except RuntimeError as e:   # Yoga's assertion, a C++ std::logic_error through pybind11
             raise YogaFatal(str(e))
         lay = Layout(el, layout_size((y.YGNodeLayoutGetWidth(root), y.YGNodeLayoutGetHeight(root)), self.s))
         lay.children = None         # filled from Yoga after the pass (see finish)
@@ -873,14 +875,6 @@ def setup(version):
         subprocess.run(["patch", "-p1", "-d", src, "-i", PATCH], check=True)
         subprocess.run(pip + ["--force-reinstall", "--no-deps", "--no-build-isolation", src], check=True)
     subprocess.run([py, "-c", "import poga.libpoga_capi"], check=True)
-
-
-def have_poga():
-    try:
-        import poga.libpoga_capi  # noqa: F401
-        return True
-    except ImportError:
-        return False
 
 
 def main(argv=None):
