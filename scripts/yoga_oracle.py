@@ -1032,6 +1032,29 @@ def setup(version):
         subprocess.run(["patch", "-p1", "-d", src, "-i", PATCH], check=True)
         subprocess.run(pip + ["--force-reinstall", "--no-deps", "--no-build-isolation", src], check=True)
     subprocess.run([py, "-c", "import poga.libpoga_capi"], check=True)
+    with open(ready_marker(version), "w") as f:     # a setup that stopped half way is redone
+        f.write(build_id(version))
+
+
+def ready_marker(version):
+    return os.path.join(VENV[version], "loom-yoga-ready")
+
+
+def build_id(version):
+    """What the venv was built from: poga's version and, for 2.0.1, the patch's digest."""
+    if version == "1.19":
+        return POGA + "\n"
+    import hashlib
+    with open(PATCH, "rb") as f:
+        return f"{POGA} + yoga-2.0.1.patch sha256 {hashlib.sha256(f.read()).hexdigest()}\n"
+
+
+def is_ready(version):
+    try:
+        with open(ready_marker(version)) as f:
+            return f.read() == build_id(version)
+    except OSError:
+        return False
 
 
 def main(argv=None):
@@ -1057,7 +1080,7 @@ def main(argv=None):
         return 0
     if not args.in_venv:
         py = venv_python(args.yoga)
-        if not os.path.exists(py):
+        if not is_ready(args.yoga):
             setup(args.yoga)
         os.execv(py, [py, os.path.abspath(__file__), "--in-venv"] + (argv if argv is not None else sys.argv[1:]))
     import poga.libpoga_capi as y
