@@ -37,7 +37,6 @@ import math
 import os
 import random
 import shutil
-import socket
 import struct
 import subprocess
 import sys
@@ -160,8 +159,8 @@ class YogaFatal(Exception):
 
 
 class Layout:
-    """A measured element: its size and its sublayouts [(x, y, Layout)]; `yoga` marks a Yoga
-    node whose children come from Yoga's frames."""
+    """A measured element: its size and its sublayouts [(x, y, Layout)]; children None marks a
+    Yoga container, whose children come from Yoga's frames."""
     __slots__ = ("el", "size", "children")
 
     def __init__(self, el, size, children=()):
@@ -187,9 +186,8 @@ class Oracle:
         self.config = y.YGConfigNew()
         y.YGConfigSetPointScaleFactor(self.config, self.s)
         self.keep = []          # Yoga nodes and callbacks stay alive for the whole request
-        self.trees = {}         # id(root element) -> (yoga root node, last call, last layout)
+        self.trees = {}         # id(root element) -> [Yoga root node, last call, last layout]
         self.yoga_nodes = {}    # id(element) -> Yoga node
-        self.relayouts = []     # measured leaves with a layout, for §5.4
 
     # ------------------------------------------------------------------ specs and leaves
 
@@ -375,7 +373,7 @@ class Oracle:
         except RuntimeError as e:   # Yoga's assertion, a C++ std::logic_error through pybind11
             raise YogaFatal(str(e))
         lay = Layout(el, layout_size((y.YGNodeLayoutGetWidth(root), y.YGNodeLayoutGetHeight(root)), self.s))
-        lay.children = None         # filled from Yoga after the pass (see finish)
+        lay.children = None         # read from Yoga when the frames are collected (yoga_children)
         entry[1], entry[2] = key, lay
         return lay
 
