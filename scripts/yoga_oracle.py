@@ -36,6 +36,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -92,6 +93,29 @@ def parse_dim(v):
     if isinstance(v, str):
         return ("pct", float(v[:-1]) / 100.0)
     return ("pt", float(v))
+
+
+ALIASES = {"preferredSize": ("width", "height"), "minSize": ("minWidth", "minHeight"),
+           "maxSize": ("maxWidth", "maxHeight")}
+
+
+def style_of(el):
+    """An element's style with preferredSize/minSize/maxSize spelt out as their two fields,
+    applied in the order written (a later field wins, as successive setters do)."""
+    st = el.get("style") or {}
+    if not any(k in ALIASES for k in st):
+        return st
+    out = {}
+    for k, v in st.items():
+        if k in ALIASES:
+            a, b = ALIASES[k]
+            out.pop(a, None)
+            out.pop(b, None)
+            out[a], out[b] = v["width"], v["height"]
+        else:
+            out.pop(k, None)
+            out[k] = v
+    return out
 
 
 def resolve(dim, parent, auto):
@@ -202,7 +226,7 @@ class Oracle:
             return self.yoga_root(el, constrained, parent)
         if not is_node(el):
             raise ValueError(f"oracle: unsupported element {t}")
-        used = intersect(constrained, resolve_style(el.get("style") or {}, parent))
+        used = intersect(constrained, resolve_style(style_of(el), parent))
         if "layout" in el:
             spec = self.measure(el["layout"], used, used[1])
             return Layout(el, layout_size(spec.size, self.s), [(0.0, 0.0, spec)])
@@ -219,7 +243,7 @@ class Oracle:
         the optimized flexing of §7.2.6 (no child both grows and shrinks). Children are
         measured, flexed and stretched as Texture does, so a Yoga root in it is laid out once
         per pass (§2, repeated measurement)."""
-        st = el.get("style") or {}
+        st = style_of(el)
         for k in ("flexWrap", "horizontalAlignment", "verticalAlignment"):
             if el.get(k, "noWrap" if k == "flexWrap" else "none") not in ("noWrap", "none"):
                 raise ValueError(f"oracle: stack {k} not supported")
@@ -237,7 +261,7 @@ class Oracle:
         eps = 0.01
         nan = float("nan")
         child_parent = tuple(used[0][i] if used[0][i] == used[1][i] else nan for i in range(2))
-        styles = [k.get("style") or {} for k in kids]
+        styles = [style_of(k) for k in kids]
         for ks in styles:
             if any(f in ks for f in ("alignSelf", "flexBasis", "spacingBefore", "spacingAfter")):
                 raise ValueError("oracle: stack child style not supported")
@@ -352,7 +376,7 @@ class Oracle:
 
     def yoga_root(self, el, constrained, parent):
         y = self.y
-        used = intersect(constrained, resolve_style(el.get("style") or {}, parent))
+        used = intersect(constrained, resolve_style(style_of(el), parent))
         key = (constrained, parent)
         entry = self.trees.get(id(el))
         if entry is None or FRESH_TREES:
@@ -382,7 +406,7 @@ class Oracle:
         n = y.YGNodeNewWithConfig(self.config)
         self.keep.append(n)
         self.yoga_nodes[id(el)] = n
-        self.apply_style(n, el.get("style") or {})
+        self.apply_style(n, style_of(el))
         kind = yoga_kind(el)
         if kind == "container":
             for i, c in enumerate(el["yogaChildren"]):
@@ -396,7 +420,7 @@ class Oracle:
 
     def measure_func(self, el):
         y = self.y
-        st = el.get("style") or {}
+        st = style_of(el)
         exactly, undefined = y.YGMeasureMode.Exactly, y.YGMeasureMode.Undefined
         mins = []
         for k in ("minWidth", "minHeight"):
@@ -414,8 +438,8 @@ class Oracle:
         return fn
 
     def baseline_func(self, el, parent_el):
-        st = el.get("style") or {}
-        align = ((parent_el or {}).get("style") or {}).get("alignItems")
+        st = style_of(el)
+        align = style_of(parent_el or {}).get("alignItems")
         asc, desc = float(st.get("ascender", 0)), float(st.get("descender", 0))
 
         def fn(node, width, height):
@@ -630,6 +654,8 @@ class Gen:
         """Properties a Yoga child can have (sizes in points for measured leaves)."""
         r = self.r
         pp = 0.2 if (pct and not measured) else 0.0
+        if self.chance(0.08):
+            st["preferredSize"] = {"width": self.pt(), "height": self.pt()}
         if self.chance(0.45):
             st["width"] = self.dim(pp)
         if self.chance(0.45):
@@ -637,6 +663,9 @@ class Gen:
         for k in ("minWidth", "maxWidth", "minHeight", "maxHeight"):
             if self.chance(0.12):
                 st[k] = self.dim(pp)
+        for k in ("minSize", "maxSize"):
+            if self.chance(0.04):
+                st[k] = {"width": self.pt(), "height": self.pt() + (100 if k == "maxSize" else 0)}
         if self.chance(0.35):
             st["flexGrow"] = r.choice([0, 1, 1, 2, 0.5])
         if self.chance(0.35):
@@ -932,7 +961,6 @@ class LoomServer:
                 raise RuntimeError("loom serve exited: " + open(log_path).read()[-2000:])
             for line in open(log_path):
                 if "loom listening" in line:
-                    import re
                     m = re.search(r'port="?(\d+)', line)
                     if m:
                         self.port = int(m.group(1))
