@@ -227,8 +227,13 @@ def main(argv=None):
             "ratio_layout_to_best": (layout / best["median_ms"]) if best and layout is not None else None,
             "ratio_total_to_best": (total / best["median_ms"]) if best and total is not None else None,
         }
+        if lr["status"] == "ok" and lr.get("nodes") == 0 and peer_nodes:
+            # `loom bench` on a tree it rejects times nothing: not a result
+            row["loom_status"] = lr["status"] = "error"
+            row["loom_error"] = "loom bench laid out no nodes (does `loom layout` accept the tree?)"
+            row["ratio_layout_to_best"] = row["ratio_total_to_best"] = None
         if lr["status"] != "ok":
-            row["loom_error"] = lr.get("error") or lr.get("status")
+            row["loom_error"] = row.get("loom_error") or lr.get("error") or lr.get("status")
         if peer_nodes is not None and lr.get("nodes") is not None and peer_nodes != lr["nodes"]:
             row["nodes_mismatch"] = {"loom": lr["nodes"], "json_elements": peer_nodes}
         rows.append(row)
