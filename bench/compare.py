@@ -19,6 +19,14 @@ out is shown as such and is never "best") and writes the same rows as JSON to --
 
 Loom's "layout" is the number to set against the peers' (both are layout only); "total"
 adds Loom's JSON decode and encode, which the peers' numbers do not include.
+
+The yoga_* trees (the synthetic shapes as Yoga trees, scale 1) are also checked for frames:
+`loom layout FILE`, Yoga (poga, driven as Texture drives it) and Taffy (stretchable) each lay
+the tree out once, and every node's absolute frame is compared in tree order. Loom must equal
+Yoga exactly; Taffy rounds to whole points its own way and may differ by 1 pt where a value
+falls on a half point (yoga_wide, yoga_balanced). A second table shows the agreement; exit
+status 1 if Loom differs from Yoga, or from Taffy by more than 1 pt. --frames-only skips
+the timings.
 """
 import argparse
 import json
@@ -56,6 +64,66 @@ def run_loom(loom, tree_file, runs, timeout):
             res["status"] = "ok"
             return res
     return {"status": "error", "error": "no JSON line in output: " + p.stdout.strip()[-200:]}
+
+
+def loom_frames(loom, tree_file, timeout):
+    """Loom's layout of a tree: every node's absolute frame, pre-order (its `layout` tree)."""
+    try:
+        p = subprocess.run([loom, "layout", tree_file, "--max-depth", "1024", "--deadline", "600"],
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout"}
+    try:
+        res = json.loads(p.stdout)
+    except ValueError:
+        return {"status": "error", "error": (p.stderr or p.stdout).strip()[-200:]}
+    if "layout" not in res:
+        return {"status": "error", "error": json.dumps(res.get("error", res))[:200]}
+    out = []
+    work = [(res["layout"], 0.0, 0.0)]
+    while work:
+        n, ox, oy = work.pop()
+        f = n["frame"]
+        x, y = ox + f["x"], oy + f["y"]
+        out.append((x, y, f["width"], f["height"]))
+        work.extend((c, x, y) for c in reversed(n.get("children", ())))
+    return {"status": "ok", "frames": out}
+
+
+def frames_file(name, path):
+    """The file whose frames are compared: the tree itself, or for yoga_deep and
+    yoga_deepstretch (2,000 nested elements, past `loom layout`'s depth limit of 1,024) the
+    same shape with 400 levels."""
+    if name not in ("yoga_deep", "yoga_deepstretch"):
+        return path
+    import gen_trees
+    req = gen_trees.yoga_deep(levels=400, align="start" if name == "yoga_deep" else "stretch")
+    import tempfile
+    out = os.path.join(tempfile.gettempdir(), f"loom-frames-{name}-400.json")
+    with open(out, "w") as f:
+        f.write(gen_trees.encode(name, req))
+    return out
+
+
+def check_frames(loom, py, path, budget, timeout):
+    """Frames of loom, yoga and taffy on one tree, and how far apart each pair is."""
+    path = frames_file(peers.tree_name(path), path)
+    got = {"loom": loom_frames(loom, path, timeout)}
+    for eng in peers.ENGINES:
+        got[eng] = peers.peer_frames(py, path, eng, budget)
+    out = {"status": {k: v["status"] for k, v in got.items()}, "pairs": {}}
+    for a, b in (("loom", "yoga"), ("loom", "taffy"), ("yoga", "taffy")):
+        if got[a]["status"] == "ok" and got[b]["status"] == "ok":
+            n, d, worst = peers.frame_agreement(got[a]["frames"], got[b]["frames"])
+            out["pairs"][f"{a}/{b}"] = {"frames": n, "differing": d, "max_diff_pt": worst}
+    out["file"] = os.path.basename(path)
+    lt, ly = out["pairs"].get("loom/taffy"), out["pairs"].get("loom/yoga")
+    out["ok"] = (got["loom"]["status"] == "ok"
+                 and (ly is None or ly["differing"] == 0)
+                 and (lt is None or (lt["max_diff_pt"] is not None and lt["max_diff_pt"] <= 1.0)))
+    if got["loom"]["status"] != "ok":
+        out["loom_error"] = got["loom"].get("error", got["loom"]["status"])
+    return out
 
 
 def fmt_ms(v):
@@ -106,6 +174,8 @@ def main(argv=None):
     ap.add_argument("--python", default=None, help="interpreter with the peers (default bench/.venv)")
     ap.add_argument("--peers-from", default=None, help="use these peers.py JSON lines instead of running peers")
     ap.add_argument("--out", default=None, help="write the table as JSON here")
+    ap.add_argument("--frames-only", action="store_true",
+                    help="only check the yoga_* trees' frames against Yoga and Taffy, no timings")
     args = ap.parse_args(argv)
 
     loom = os.path.abspath(args.loom)
@@ -117,10 +187,16 @@ def main(argv=None):
     specs = args.tree or peers.list_trees(args.trees)
 
     rows = []
+    frames = {}
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     for spec in specs:
         path = peers.tree_path(spec, args.trees)
         name = peers.tree_name(path)
+        if name.startswith("yoga_"):
+            print(f"# {name}: frames of loom, yoga, taffy ...", file=sys.stderr, flush=True)
+            frames[name] = check_frames(loom, py, path, args.budget, args.loom_timeout)
+        if args.frames_only:
+            continue
         print(f"# {name}: loom ...", file=sys.stderr, flush=True)
         lr = run_loom(loom, path, args.runs, args.loom_timeout)
         if prior is not None:
@@ -151,8 +227,13 @@ def main(argv=None):
             "ratio_layout_to_best": (layout / best["median_ms"]) if best and layout is not None else None,
             "ratio_total_to_best": (total / best["median_ms"]) if best and total is not None else None,
         }
+        if lr["status"] == "ok" and lr.get("nodes") == 0 and peer_nodes:
+            # `loom bench` on a tree it rejects times nothing: not a result
+            row["loom_status"] = lr["status"] = "error"
+            row["loom_error"] = "loom bench laid out no nodes (does `loom layout` accept the tree?)"
+            row["ratio_layout_to_best"] = row["ratio_total_to_best"] = None
         if lr["status"] != "ok":
-            row["loom_error"] = lr.get("error") or lr.get("status")
+            row["loom_error"] = row.get("loom_error") or lr.get("error") or lr.get("status")
         if peer_nodes is not None and lr.get("nodes") is not None and peer_nodes != lr["nodes"]:
             row["nodes_mismatch"] = {"loom": lr["nodes"], "json_elements": peer_nodes}
         rows.append(row)
@@ -173,11 +254,12 @@ def main(argv=None):
                       fmt_ratio(r["ratio_layout_to_best"]), fmt_ratio(r["ratio_total_to_best"]),
                       ", ".join(others)])
     widths = [max(len(h), *(len(row[i]) for row in table)) if table else len(h) for i, h in enumerate(header)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for row in table:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
-    print("(medians in ms; ratios < 1: Loom faster than the best peer)")
+    if table:
+        print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+        print("  ".join("-" * w for w in widths))
+        for row in table:
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+        print("(medians in ms; ratios < 1: Loom faster than the best peer)")
     for r in rows:
         if r.get("loom_error"):
             print(f"loom failed on {r['tree']}: {r['loom_error']}", file=sys.stderr)
@@ -185,14 +267,31 @@ def main(argv=None):
             print(f"note: {r['tree']}: loom counts {r['nodes_mismatch']['loom']} nodes, "
                   f"the JSON has {r['nodes_mismatch']['json_elements']} elements", file=sys.stderr)
 
+    if frames:
+        print()
+        print("frames at scale 1 (differing / compared, largest difference in pt; '-' = not compared):")
+        for name, fr in frames.items():
+            cells = []
+            for pair in ("loom/yoga", "loom/taffy", "yoga/taffy"):
+                p = fr["pairs"].get(pair)
+                cells.append(f"{pair} " + ("-" if p is None else f"{p['differing']}/{p['frames']} ({p['max_diff_pt']:g})"
+                                           if p["max_diff_pt"] is not None else "node counts differ"))
+            status = ", ".join(f"{k} {v}" for k, v in fr["status"].items() if v != "ok")
+            note = "" if fr["file"] == name + ".json" else " (400 levels)"
+            print(f"  {name + note:<30} {'ok ' if fr['ok'] else 'BAD'}  " + "  ".join(cells)
+                  + (f"  [{status}]" if status else ""))
+            if fr.get("loom_error"):
+                print(f"    loom: {fr['loom_error']}", file=sys.stderr)
+
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         with open(args.out, "w") as f:
             json.dump({"started": started, "loom": loom, "runs": args.runs,
-                       "budget_s": args.budget, "rows": rows}, f, indent=1)
+                       "budget_s": args.budget, "rows": rows, "frames": frames}, f, indent=1)
             f.write("\n")
         print(f"written {args.out}", file=sys.stderr)
-    return 0 if all(r["loom_status"] == "ok" for r in rows) else 1
+    ok = all(r["loom_status"] == "ok" for r in rows) and all(fr["ok"] for fr in frames.values())
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ def count_elements(el):
         n += 1
         if "children" in e:
             stack.extend(e["children"])
+        stack.extend(e.get("yogaChildren", ()))
         for key in ("child", "overlay", "background", "corner", "layout"):
             if key in e:
                 stack.append(e[key])
@@ -67,7 +68,7 @@ def max_depth(el):
     while stack:
         e, d = stack.pop()
         best = max(best, d)
-        kids = list(e.get("children", []))
+        kids = list(e.get("children", [])) + list(e.get("yogaChildren", []))
         for key in ("child", "overlay", "background", "corner", "layout"):
             if key in e:
                 kids.append(e[key])
@@ -83,6 +84,7 @@ def collect_ids(el):
         if "id" in e:
             ids.append(e["id"])
         stack.extend(e.get("children", []))
+        stack.extend(e.get("yogaChildren", []))
         for key in ("child", "overlay", "background", "corner", "layout"):
             if key in e:
                 stack.append(e[key])
@@ -295,6 +297,111 @@ def cell(seed=6006):
     return request(c, max_w=375, max_h=None)
 
 
+# --------------------------------------------------------------------------- Yoga form
+# The six synthetic shapes again, as one Yoga tree each (`yogaChildren`, yoga-engine.md §7):
+# same seeds, sizes and counts, spacing written as margins (Yoga has no gap). Scale 1 and
+# whole-point sizes, so that Loom's Yoga engine, Yoga (poga) and Taffy (stretchable) can be
+# checked to agree on every frame (bench/peers.py --frames).
+
+def ynode(id=None, children=None, **style):
+    e = {"type": "node"}
+    if id:
+        e["id"] = id
+    if style:
+        e["style"] = style
+    if children:
+        e["yogaChildren"] = children
+    return e
+
+
+def yoga_request(root, **kw):
+    req = request(root, **kw)
+    req["scale"] = 1
+    return req
+
+
+def yoga_feed(seed=1001, cells=100):
+    rng = random.Random(seed)
+    out = []
+    for i in range(cells):
+        avatar = {"type": "image", "id": f"avatar-{i}", "intrinsicSize": {"width": 40, "height": 40},
+                  "url": f"https://img.example/a/{i}.jpg", "style": {"margin": {"right": 10}}}
+        name = ynode(f"name-{i}", width=rng.choice([90, 120, 160, 220, 320]), height=16, flexShrink=1)
+        handle = ynode(width=rng.choice([60, 80, 100]), height=12, margin={"top": 4})
+        names = ynode(children=[name, handle], alignItems="start", flexGrow=1, flexShrink=1)
+        header = ynode(children=[avatar, names], flexDirection="horizontal",
+                       alignItems=ALIGN[i % 3], justifyContent="start")
+        rng.choice([608, 810, 1080, 1350])       # feed's photo pixel height: same draws as feed
+        ratio = rng.choice([0.5625, 0.75, 1, 1.25])
+        badge_w = rng.choice([24, 32, 48])
+        # the photo box: full width, its aspect ratio (width ÷ height), a badge pinned to its top right
+        photo = ynode(f"photo-{i}", width="100%", aspectRatio=1 / ratio, margin={"top": 8},
+                      children=[ynode(f"badge-{i}" if i % 4 == 0 else None, width=badge_w, height=20,
+                                      positionType="absolute", position={"top": 0, "right": 0})])
+        spacing = rng.choice([0, 8, 16])
+        actions = ynode(children=[
+            ynode(f"like-{i}", width=20, height=20),
+            ynode(flexGrow=1, flexShrink=1, margin={"left": spacing}),
+            ynode(width=rng.choice([20, 24, 28]), height=20, margin={"left": spacing}),
+        ], flexDirection="horizontal", justifyContent=JUSTIFY[i % len(JUSTIFY)],
+            alignItems=ALIGN[(i + 1) % len(ALIGN)], margin={"top": 8})
+        out.append(ynode(f"cell-{i}", children=[header, photo, actions],
+                         padding={"top": 12, "left": 16, "bottom": 12, "right": 16}))
+    return yoga_request(ynode("feed", children=out), max_w=375, max_h=None)
+
+
+def yoga_wide(n=10000, seed=2002):
+    rng = random.Random(seed)
+    kids = []
+    for i in range(n):
+        st = {"width": rng.randint(8, 48), "height": rng.randint(10, 40), "flexShrink": 1}
+        if i % 2 == 0:
+            st["flexGrow"] = 1
+        kids.append(ynode(f"w{i}" if i % 1000 == 0 else None, **st))
+    return yoga_request(ynode("wide", children=kids, flexDirection="horizontal", alignItems="start"),
+                        min_w=375, max_w=375, max_h=None)
+
+
+def yoga_deep(levels=1000, align="start", seed=3003):
+    rng = random.Random(seed)
+    leaves = [(10 + rng.randint(0, 6) * 5, 4 + rng.randint(0, 2)) for _ in range(levels)]
+    w, h = leaves[levels - 1]
+    cur = ynode(f"s{levels - 1}", children=[ynode(width=w, height=h)], alignItems=align)
+    for i in range(levels - 2, -1, -1):
+        w, h = leaves[i]
+        leaf = ynode(f"leaf{i}" if i % 100 == 0 else None, width=w, height=h, margin={"top": 1})
+        pad = ynode(children=[cur], padding={"vertical": 1})       # the inset, as a padding box
+        cur = ynode(f"s{i}" if i % 100 == 0 else None, children=[pad, leaf], alignItems=align)
+    return yoga_request(cur, max_w=375, max_h=None)
+
+
+def yoga_wrap(n=5000, seed=4004):
+    rng = random.Random(seed)
+    kids = []
+    for i in range(n):
+        kids.append(ynode(f"r{i}" if i % 500 == 0 else None, width=rng.randint(20, 120),
+                          height=rng.randint(10, 40), margin={"right": 4, "bottom": 4}))
+    return yoga_request(ynode("wrap", children=kids, flexDirection="horizontal", flexWrap="wrap",
+                              alignItems="start", justifyContent="start"), max_w=375, max_h=None)
+
+
+def yoga_balanced(depth=6, branching=5, seed=5005):
+    rng = random.Random(seed)
+    counter = [0]
+
+    def build(level, direction):
+        counter[0] += 1
+        my_id = f"b{counter[0]}"
+        if level == depth:
+            return ynode(width=rng.randint(4, 12), height=rng.randint(4, 12), flexGrow=1, flexShrink=1)
+        nxt = "vertical" if direction == "horizontal" else "horizontal"
+        kids = [build(level + 1, nxt) for _ in range(branching)]
+        return ynode(my_id if level <= 2 else None, children=kids, flexDirection=direction,
+                     flexGrow=1, flexShrink=1)
+
+    return yoga_request(build(0, "vertical"), min_w=375, max_w=375, min_h=812, max_h=812)
+
+
 TREES = {
     "feed": lambda: feed(),
     "feed_changed": lambda: feed(changed_cell=50),
@@ -305,6 +412,12 @@ TREES = {
     "wrap": wrap,
     "balanced": balanced,
     "cell": cell,
+    "yoga_feed": yoga_feed,
+    "yoga_wide": yoga_wide,
+    "yoga_deep": lambda: yoga_deep(align="start"),
+    "yoga_deepstretch": lambda: yoga_deep(align="stretch"),
+    "yoga_wrap": yoga_wrap,
+    "yoga_balanced": yoga_balanced,
 }
 
 

@@ -74,7 +74,8 @@ VENV = os.path.join(HERE, ".venv")
 VENV_PY = os.path.join(VENV, "bin", "python")
 PEER_PACKAGES = ["-r", os.path.join(HERE, "requirements-peers.txt")]
 DEFAULT_ORDER = ["feed", "feed_changed", "feedtext", "wide", "deep", "deepstretch",
-                 "wrap", "balanced", "cell"]
+                 "wrap", "balanced", "cell", "yoga_feed", "yoga_wide", "yoga_deep",
+                 "yoga_deepstretch", "yoga_wrap", "yoga_balanced"]
 ENGINES = ["taffy", "yoga"]
 
 sys.setrecursionlimit(1000000)
@@ -113,6 +114,7 @@ def count_elements(el):
         e = stack.pop()
         n += 1
         stack.extend(e.get("children", ()))
+        stack.extend(e.get("yogaChildren", ()))
         for k in ("child", "overlay", "background", "corner", "layout"):
             if k in e:
                 stack.append(e[k])
@@ -131,12 +133,13 @@ def percentile(sorted_vals, p):
 
 class Box:
     """An engine-neutral flexbox node."""
-    __slots__ = ("s", "children", "text")
+    __slots__ = ("s", "children", "text", "intrinsic")
 
     def __init__(self, **style):
         self.s = style          # neutral style keys, see Converter
         self.children = []
         self.text = None        # (nchars, font_size, line_height, max_lines) for measured leaves
+        self.intrinsic = None   # (w, h): a measured Yoga leaf with an intrinsic size
 
 
 def parse_dim(v):
@@ -215,6 +218,8 @@ class Converter:
     def convert(self, root_el):
         """Returns the root Box. Iterative: an explicit work stack of (element, parent box,
         parent direction, fill)."""
+        if root_el.get("yogaChildren"):
+            return self.convert_yoga(root_el)
         root_holder = Box()
         work = [(root_el, root_holder, None, False)]
         while work:
@@ -225,6 +230,63 @@ class Converter:
             for item in reversed(kids):
                 work.append(item)
         return root_holder.children[0]
+
+    def convert_yoga(self, root_el):
+        """A Yoga tree (`yogaChildren`, the bench's yoga_* trees) maps one to one: each node
+        is a box with its own flexbox style. Supported: what those trees use (row/column,
+        justify/align, wrap, sizes, flex factors, aspect ratio, margin/padding/position edges in
+        points, absolute children, images with an intrinsic size as measured leaves)."""
+        root_holder = Box()
+        work = [(root_el, root_holder)]
+        while work:
+            el, parent = work.pop()
+            self.count += 1
+            box = Box()
+            st = el.get("style") or {}
+            s = box.s
+            s.update(grow=0.0, shrink=0.0)
+            kids = el.get("yogaChildren") or ()
+            if kids:
+                s.update(dir={"vertical": "column", "horizontal": "row"}[st.get("flexDirection", "vertical")],
+                         justify=JUSTIFY[st.get("justifyContent", "start")],
+                         align=ALIGN[st.get("alignItems", "stretch")],
+                         wrap=st.get("flexWrap", "noWrap") == "wrap")
+            elif "intrinsicSize" in el:
+                box.intrinsic = (float(el["intrinsicSize"]["width"]), float(el["intrinsicSize"]["height"]))
+            for key, val in st.items():
+                if key in ("width", "height", "minWidth", "maxWidth", "minHeight", "maxHeight"):
+                    s[key] = parse_dim(val)
+                elif key == "flexGrow":
+                    s["grow"] = float(val)
+                elif key == "flexShrink":
+                    s["shrink"] = float(val)
+                elif key == "flexBasis":
+                    s["basis"] = parse_dim(val)
+                elif key == "alignSelf":
+                    s["alignSelf"] = ALIGN_SELF[val]
+                elif key == "aspectRatio":
+                    s["aspect"] = float(val)
+                elif key == "positionType":
+                    s["abs"] = val == "absolute"
+                elif key in ("margin", "padding", "position"):
+                    for side in ("top", "left", "bottom", "right"):
+                        axis = "vertical" if side in ("top", "bottom") else "horizontal"
+                        v = val.get(side, val.get(axis, val.get("all")))
+                        if v is not None:
+                            name = side if key == "position" else {"margin": "m", "padding": "p"}[key] + side[0]
+                            s[name] = float(v)
+            parent.children.append(box)
+            for c in reversed(kids):
+                work.append((c, box))
+        root = root_holder.children[0]
+        stack = list(root.children)
+        while stack:
+            b = stack.pop()
+            b.s.setdefault("minWidth", ("pt", 0.0))
+            b.s.setdefault("minHeight", ("pt", 0.0))
+            stack.extend(b.children)
+        root.s["yogaRoot"] = True
+        return root
 
     def make(self, el, pdir, fill):
         """Returns (box, [(child_el, box, dir, fill), ...])."""
@@ -467,10 +529,20 @@ class TaffyEngine:
         # iterative post-order: create children before adding them to the parent
         root_box.s.setdefault("minWidth", ("pt", size_range[0]))
         root_box.s.setdefault("minHeight", ("pt", size_range[1]))
-        if size_range[2] is not None:
-            root_box.s.setdefault("maxWidth", ("pt", size_range[2]))
-        if size_range[3] is not None:
-            root_box.s.setdefault("maxHeight", ("pt", size_range[3]))
+        if root_box.s.get("yogaRoot"):
+            # Texture: the range's min is the root's min; Yoga takes the range's max as the
+            # root's exact size on an axis without a style size or max (yoga-engine.md §2)
+            rs = root_box.s
+            for axis, mx in (("width", size_range[2]), ("height", size_range[3])):
+                k = "max" + axis.capitalize()
+                if mx is not None and rs.get(axis) is None and rs.get(k) is None:
+                    rs[axis] = ("pt", float(mx))
+        else:
+            if size_range[2] is not None:
+                root_box.s.setdefault("maxWidth", ("pt", size_range[2]))
+            if size_range[3] is not None:
+                root_box.s.setdefault("maxHeight", ("pt", size_range[3]))
+        self.children = {}
         created = {}
         stack = [(root_box, False)]
         while stack:
@@ -482,11 +554,13 @@ class TaffyEngine:
                 continue
             nid = t.node_create(ptr, self.style(b))
             self.ids.append(nid)
-            if b.text is not None:
+            if b.text is not None or b.intrinsic is not None:
                 t.node_set_measure(ptr, nid, True)
-                self.text[nid] = b.text
+                self.text[nid] = b.text if b.text is not None else ("intrinsic",) + b.intrinsic
+            kids = self.children[nid] = []
             for c in b.children:
-                t.node_add_child(ptr, nid, created.pop(id(c)))
+                kids.append(created.pop(id(c)))
+                t.node_add_child(ptr, nid, kids[-1])
             created[id(b)] = nid
         self.root = created[id(root_box)]
         mw, mh = size_range[2], size_range[3]
@@ -501,6 +575,14 @@ class TaffyEngine:
             p = text.get(ctx)
             if p is None:
                 return (0.0, 0.0)
+            if p[0] == "intrinsic":         # Texture: the intrinsic size within the range offered
+                sz = []
+                for known, avail, v in ((known_w, avail_w, p[1]), (known_h, avail_h, p[2])):
+                    if known == known:
+                        sz.append(known)
+                    else:
+                        sz.append(min(v, avail["value"]) if avail["dim"] == 1 else v)
+                return tuple(sz)
             if known_w == known_w:          # not NaN: width already decided
                 w = known_w
                 _, h = text_size(p, known_w)
@@ -528,6 +610,19 @@ class TaffyEngine:
         lay = self.t.PyLayout()
         self.t.node_get_layout(self.ptr, self.root, lay)
         return [lay.width, lay.height]
+
+    def frames(self):
+        """Absolute (x, y, w, h) of every node, pre-order; the root at (0, 0)."""
+        t, ptr, out = self.t, self.ptr, []
+        work = [(self.root, None, None)]
+        while work:
+            nid, ox, oy = work.pop()
+            lay = t.PyLayout()
+            t.node_get_layout(ptr, nid, lay)
+            x, y = (0.0, 0.0) if ox is None else (ox + lay.x, oy + lay.y)
+            out.append((x, y, lay.width, lay.height))
+            work.extend((c, x, y) for c in reversed(self.children[nid]))
+        return out
 
 
 # =========================================================================== Yoga
@@ -601,11 +696,13 @@ class YogaEngine:
         apply_gaps_as_margins(root_box)
         root_box.s.setdefault("minWidth", ("pt", size_range[0]))
         root_box.s.setdefault("minHeight", ("pt", size_range[1]))
-        if size_range[2] is not None:
-            root_box.s.setdefault("maxWidth", ("pt", size_range[2]))
-        if size_range[3] is not None:
-            root_box.s.setdefault("maxHeight", ("pt", size_range[3]))
+        if not root_box.s.get("yogaRoot"):      # a Yoga tree's root gets the range as Texture gives it (§2)
+            if size_range[2] is not None:
+                root_box.s.setdefault("maxWidth", ("pt", size_range[2]))
+            if size_range[3] is not None:
+                root_box.s.setdefault("maxHeight", ("pt", size_range[3]))
         self.root = None
+        self.children = {}
         stack = [(root_box, None, 0)]
         while stack:
             b, parent, idx = stack.pop()
@@ -614,10 +711,14 @@ class YogaEngine:
             self.apply(n, b)
             if b.text is not None:
                 y.YGNodeSetMeasureFunc(n, self.make_measure(b.text))
+            elif b.intrinsic is not None:
+                y.YGNodeSetMeasureFunc(n, self.make_intrinsic_measure(b.intrinsic))
+            self.children[n] = []
             if parent is None:
                 self.root = n
             else:
                 y.YGNodeInsertChild(parent, n, idx)
+                self.children[parent].append(n)
             # insert children in order: push reversed, they pop in order
             for i in range(len(b.children) - 1, -1, -1):
                 stack.append((b.children[i], n, i))
@@ -643,6 +744,32 @@ class YogaEngine:
                 h = height
             return YGSize(w, h)
         return measure
+
+    def make_intrinsic_measure(self, size):
+        """Texture's measure function for a leaf with an intrinsic size (yoga-engine.md §5.1):
+        the size clamped into [exact ? size : 0, undefined ? inf : size] per axis."""
+        y = self.y
+        exactly, undefined = y.YGMeasureMode.Exactly, y.YGMeasureMode.Undefined
+        calls = self.calls
+
+        def measure(node, width, wmode, height, hmode):
+            calls[0] += 1
+            out = []
+            for v, mode, want in ((width, wmode, size[0]), (height, hmode, size[1])):
+                out.append(v if mode == exactly else want if mode == undefined else min(v, want))
+            return y.YGSize(out[0], out[1])
+        return measure
+
+    def frames(self):
+        """Absolute (x, y, w, h) of every node, pre-order."""
+        y, out = self.y, []
+        work = [(self.root, None, None)]
+        while work:
+            n, ox, oy = work.pop()
+            x, t = (0.0, 0.0) if ox is None else (ox + y.YGNodeLayoutGetLeft(n), oy + y.YGNodeLayoutGetTop(n))
+            out.append((x, t, y.YGNodeLayoutGetWidth(n), y.YGNodeLayoutGetHeight(n)))
+            work.extend((c, x, t) for c in reversed(self.children[n]))
+        return out
 
     def invalidate(self):
         self.y.YGNodeMarkDirtyAndPropogateToDescendants(self.root)
@@ -676,6 +803,10 @@ def worker(args):
     engine_nodes = engine.build(root_box, size_range)
     emit({"event": "built", "nodes": conv.count, "engine_nodes": engine_nodes,
           "build_s": round(time.perf_counter() - t0, 3)})
+    if args.frames:
+        engine.layout()
+        emit({"event": "frames", "frames": engine.frames()})
+        return
     # sanity check that invalidation really forces a full relayout: a cached relayout
     # is much cheaper than the timed cold one.
     for i in range(args.warmup + args.runs):
@@ -787,6 +918,47 @@ def run_pair(py, tree_file, name, engine, runs, warmup, budget, build_limit):
     return res
 
 
+def peer_frames(py, tree_file, engine, budget):
+    """One layout of a tree by a peer, its frames: {"status": "ok", "frames": [[x, y, w, h], ...]}
+    (absolute, every node in pre-order) or {"status": "timeout" | "error", ...}."""
+    cmd = [py, os.path.abspath(__file__), "--worker", "--engine", engine, "--tree-file", tree_file,
+           "--frames", "--runs", "0", "--warmup", "0"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=budget)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout", "budget_s": budget}
+    for line in p.stdout.splitlines():
+        if line.startswith('{"event": "frames"'):
+            return {"status": "ok", "frames": json.loads(line)["frames"]}
+    tail = (p.stderr or "").strip().splitlines()[-3:]
+    return {"status": "error", "error": " | ".join(tail) or f"exit {p.returncode}"}
+
+
+def frame_agreement(a, b):
+    """(frames compared, frames differing, largest difference in points) of two frame lists."""
+    if len(a) != len(b):
+        return (min(len(a), len(b)), max(len(a), len(b)), None)
+    differing, worst = 0, 0.0
+    for fa, fb in zip(a, b):
+        if list(fa) != list(fb):
+            differing += 1
+            worst = max(worst, max(abs(x - y) for x, y in zip(fa, fb)))
+    return (len(a), differing, worst)
+
+
+def check_frames_cli(py, specs, trees_dir, budget):
+    """Yoga and Taffy on the yoga_* trees: do they agree on every frame?"""
+    for spec in specs:
+        path = tree_path(spec, trees_dir)
+        res = {e: peer_frames(py, path, e, budget) for e in ENGINES}
+        line = {"tree": tree_name(path), **{e: r["status"] for e, r in res.items()}}
+        if all(r["status"] == "ok" for r in res.values()):
+            n, d, worst = frame_agreement(res["yoga"]["frames"], res["taffy"]["frames"])
+            line.update(frames=n, differing=d, max_diff_pt=worst)
+        print(json.dumps(line), flush=True)
+    return 0
+
+
 def setup_venv():
     if not os.path.exists(VENV_PY):
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
@@ -814,11 +986,17 @@ def main(argv=None):
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--engine", help=argparse.SUPPRESS)
     ap.add_argument("--tree-file", dest="tree_file", help=argparse.SUPPRESS)
+    ap.add_argument("--frames", action="store_true",
+                    help="lay each tree out once with both engines and compare their frames (yoga_* trees)")
     args = ap.parse_args(argv)
 
     if args.worker:
         args.tree = args.tree_file
         return run_worker_thread(args)
+    if args.frames:
+        py = args.python or (VENV_PY if os.path.exists(VENV_PY) else sys.executable)
+        specs = args.tree or [n for n in list_trees(args.trees) if n.startswith("yoga_")]
+        return check_frames_cli(py, specs, args.trees, args.budget)
     if args.setup:
         setup_venv()
         return 0

@@ -10,6 +10,10 @@
 #                 (issue 17): answered in time, RSS bounded, slow clients cut, strict framing, drain
 #   soak          scripts/soak.py: mixed good/bad/stalled traffic, RSS and latency bounds (and the
 #                 server reports mimalloc as its allocator)
+#   yoga          scripts/yoga_oracle.py: Loom's Yoga engine against real Yoga 2.0.1 (poga 0.1.19's
+#                 sdist patched by scripts/yoga-2.0.1.patch, built once into .venv-yoga201) on
+#                 seeded random Yoga requests, every frame exact; differing cases kept in
+#                 .build/yoga-oracle/
 # Every step is bounded in time, talks to 127.0.0.1 only and stops what it started.
 #
 # Settings (environment):
@@ -19,7 +23,8 @@
 #   SCHEMATHESIS_MAX_EXAMPLES  examples per operation (default 25)
 #   SCHEMATHESIS_SECONDS       time budget of the schemathesis run (default 60)
 #   SCHEMATHESIS_VERSION       pinned version installed into .venv-system (default 4.32.5)
-#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground textcompare hostile soak")
+#   YOGA_CASES, YOGA_SEED      the Yoga differential test's case count (default 1000) and seed
+#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground textcompare hostile soak yoga")
 #   CHROMIUM            the browser (default: chromium, chromium-browser or google-chrome)
 set -euo pipefail
 
@@ -31,7 +36,9 @@ SOAK_SECONDS=${SOAK_SECONDS:-30}
 SCHEMATHESIS_MAX_EXAMPLES=${SCHEMATHESIS_MAX_EXAMPLES:-25}
 SCHEMATHESIS_SECONDS=${SCHEMATHESIS_SECONDS:-60}
 SCHEMATHESIS_VERSION=${SCHEMATHESIS_VERSION:-4.32.5}
-SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground textcompare hostile soak}
+YOGA_CASES=${YOGA_CASES:-1000}
+YOGA_SEED=${YOGA_SEED:-20261124}
+SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground textcompare hostile soak yoga}
 SWIFT=${SWIFT:-swift}
 VENV=$ROOT/.venv-system
 
@@ -253,6 +260,21 @@ step_hostile() {
   local rc=0
   timeout -k 10 600 python3 scripts/hostile.py --loom .build/release/loom || rc=$?
   [ "$rc" -eq 0 ] || { echo "hostile: failed (exit $rc)" >&2; return 1; }
+}
+
+# --- g. yoga ------------------------------------------------------------------------------
+# The oracle builds real Yoga once (about a minute, .venv-yoga201), checks itself on the three
+# worked examples of yoga-engine.md §8, then runs every case in its own process against one
+# `loom serve` on a free loopback port (POST /layout/batch). A few seconds per 1,000 cases.
+step_yoga() {
+  local rc=0
+  timeout -k 10 900 python3 scripts/yoga_oracle.py --loom "$LOOM_BIN" --cases "$YOGA_CASES" \
+    --seed "$YOGA_SEED" --out "$WORK/yoga" | grep -v '^coverage' || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    rm -rf .build/yoga-oracle && mkdir -p .build && cp -r "$WORK/yoga" .build/yoga-oracle
+    echo "yoga: differences from real Yoga (exit $rc); cases kept in .build/yoga-oracle/" >&2
+    return 1
+  fi
 }
 
 # --- run ----------------------------------------------------------------------------------
