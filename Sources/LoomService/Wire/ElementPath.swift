@@ -14,8 +14,10 @@ enum ElementPath {
         if ObjectIdentifier(element) == target { return true }
         let members = ElementKinds.shared[of: element].children
         if case .inside = members { return contains(element, target) }
-        for (slot, child) in element.layoutChildren.enumerated() {
-            path.append(name(of: slot, members))
+        let children = element.wireChildren
+        let isYogaContainer = element.isDisplayNode && !unsafeDowncast(element, to: DisplayNode.self).yogaChildren.isEmpty
+        for (slot, child) in children.enumerated() {
+            path.append(isYogaContainer ? ".yogaChildren[\(slot)]" : name(of: slot, members))
             if search(child, target, &path) { return true }
             path.removeLast()
         }
@@ -23,7 +25,7 @@ enum ElementPath {
     }
 
     private static func contains(_ element: LayoutElement, _ target: ObjectIdentifier) -> Bool {
-        ObjectIdentifier(element) == target || element.layoutChildren.contains { contains($0, target) }
+        ObjectIdentifier(element) == target || element.wireChildren.contains { contains($0, target) }
     }
 
     /// The member that holds `layoutChildren[slot]` of an element whose children are in `members`.
@@ -31,7 +33,7 @@ enum ElementPath {
         switch members {
         case .children: return ".children[\(slot)]"
         case .childAnd(let second): return slot == 0 ? ".child" : ".\(second)"
-        case .layout: return ".layout"
+        case .layout, .layoutOrYogaChildren: return ".layout"
         case .child, .none, .inside: return ".child"
         }
     }
