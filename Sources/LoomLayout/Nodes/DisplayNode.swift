@@ -6,6 +6,10 @@ open class DisplayNode: LayoutElement {
     public let layoutSpec: LayoutElement?
     /// What a manual `calculateSizeThatFits:` returns, whatever it is offered.
     public let intrinsicSize: Size?
+    /// Yoga children (Texture's `yogaChildren`); empty = none.
+    public var yogaChildren: [DisplayNode] = []
+    /// The Yoga style fields; nil = all defaults.
+    public var yogaStyle: YogaStyle? = nil
 
     public init(layoutSpec: LayoutElement? = nil, intrinsicSize: Size? = nil,
                 style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
