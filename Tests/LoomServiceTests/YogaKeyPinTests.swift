@@ -28,6 +28,11 @@ final class YogaKeyPinTests: XCTestCase {
             guard let want = Self.pinned[name] else { XCTFail("no pinned digest for \(name)"); continue }
             XCTAssertEqual(tree.description, want.tree, name)
             XCTAssertEqual(ids.description, want.ids, name)
+            // The decoder saw no Yoga field, and looking for them changes nothing.
+            XCTAssertFalse(request.hasYoga, name)
+            let looked = TreeDigest.compute(request.root, hasYoga: true)
+            XCTAssertEqual(looked.tree, tree, name)
+            XCTAssertEqual(looked.ids, ids, name)
         }
     }
 

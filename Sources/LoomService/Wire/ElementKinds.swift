@@ -137,9 +137,6 @@ extension CanonicalBytes {
     /// can change a frame. Ids and URLs are hashed apart (`ElementKind.ID.url`): they never
     /// change a frame.
     mutating func record(_ kind: ElementKind.ID, _ e: LayoutElement) {
-        // A node element's Yoga style fields that differ from the defaults, as a record of
-        // its own before the node's (nothing without any: keys of trees without Yoga stay).
-        if kind.isNode, let yogaStyle = unsafeDowncast(e, to: DisplayNode.self).yogaStyle { yoga(yogaStyle) }
         switch kind {
         case .node:
             let n = unsafeDowncast(e, to: DisplayNode.self)
@@ -192,6 +189,12 @@ extension CanonicalBytes {
         case .wrapper: fieldless(e, kind: "wrapper")
         case .spacer: fieldless(e, kind: "spacer")
         }
+    }
+
+    /// Before a node element's record: its Yoga style fields that differ from the defaults,
+    /// as a record of their own (nothing without any: keys of trees without Yoga stay).
+    @inline(never) mutating func yogaStyle(of e: LayoutElement) {
+        if let yogaStyle = unsafeDowncast(e, to: DisplayNode.self).yogaStyle { yoga(yogaStyle) }
     }
 
     /// The record of an absolute spec (`absolute` or `static`).

@@ -55,6 +55,7 @@ extension DecodeState {
 
     /// One Yoga style field (`styleNames` entry `k`), into the element's Yoga style.
     @inline(never) private mutating func yogaStyleField(_ k: Int, _ fields: inout ElementFields) throws {
+        hasYoga = true
         let extras = fields.madeExtras()
         var yoga = extras.yogaStyle ?? YogaStyle()
         if extras.firstYogaField == nil { extras.firstYogaField = styleNames.names[k] }
