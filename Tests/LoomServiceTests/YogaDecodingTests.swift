@@ -367,6 +367,28 @@ final class YogaDecodingTests: XCTestCase {
         XCTAssertEqual(texts[0], texts[1])
     }
 
+    /// Through the service: respellings are hits with the same body, edits are misses, and
+    /// each answer equals a fresh service's.
+    func testServiceRespellingsHitAndEditsMiss() throws {
+        let service = LayoutService(textMeasurer: measurer)
+        let first = service.layout(body: Array(base.utf8))
+        XCTAssertEqual(first.status, 200, Svc.text(first.body))
+        let respelled = base.replacingOccurrences(of: #""padding": {"all": 10}"#, with: #""padding": {"all": "10pt", "top": "auto"}"#)
+            .replacingOccurrences(of: #""aspectRatio": 1}"#, with: #""aspectRatio": 1.0, "direction": "inherit"}"#)
+        let again = service.layout(body: Array(respelled.utf8))
+        XCTAssertEqual(again.key, first.key)
+        XCTAssertTrue(again.cacheHit)
+        XCTAssertEqual(again.body, first.body)
+        for (name, from, to) in edits {
+            let edited = service.layout(body: Array(base.replacingOccurrences(of: from, with: to).utf8))
+            XCTAssertEqual(edited.status, 200, name)
+            XCTAssertNotEqual(edited.key, first.key, name)
+            XCTAssertFalse(edited.cacheHit, name)
+            let fresh = LayoutService(textMeasurer: measurer).layout(body: Array(base.replacingOccurrences(of: from, with: to).utf8))
+            XCTAssertEqual(edited.body, fresh.body, name)
+        }
+    }
+
     // MARK: walks
 
     func testElementPathsThroughYogaChildren() throws {
