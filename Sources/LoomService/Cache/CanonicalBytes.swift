@@ -229,18 +229,32 @@ struct CanonicalBytes {
     }
 
     /// Whether any side is set (`auto` is unset).
-    private static func isSet(_ e: YogaEdges) -> Bool {
-        [e.top, e.left, e.bottom, e.right, e.start, e.end, e.horizontal, e.vertical, e.all].contains { $0?.isAuto == false }
+    private static func isSet(_ e: YogaEdges) -> Bool { edgeMask(e) != 0 }
+
+    /// One bit per side that is set, in the order top, left, bottom, right, start, end,
+    /// horizontal, vertical, all (`auto` is unset, as a side left out).
+    private static func edgeMask(_ e: YogaEdges) -> UInt16 {
+        @inline(__always) func bit(_ d: Dimension?, _ k: UInt16) -> UInt16 {
+            if let d, !d.isAuto { return 1 << k }
+            return 0
+        }
+        return bit(e.top, 0) | bit(e.left, 1) | bit(e.bottom, 2) | bit(e.right, 3) | bit(e.start, 4) | bit(e.end, 5)
+            | bit(e.horizontal, 6) | bit(e.vertical, 7) | bit(e.all, 8)
     }
 
-    /// The sides that are set: a bit mask, then their dimensions.
+    /// The sides that are set: their bit mask, then their dimensions.
     private static func putEdges(_ e: YogaEdges, _ p: inout UnsafeMutablePointer<UInt8>) {
-        // `auto` is unset, as a side left out.
-        let sides = [e.top, e.left, e.bottom, e.right, e.start, e.end, e.horizontal, e.vertical, e.all].map { $0?.isAuto == false ? $0 : nil }
-        var mask: UInt16 = 0
-        for (k, side) in sides.enumerated() where side != nil { mask |= 1 << UInt16(k) }
+        let mask = edgeMask(e)
         putByte(UInt8(mask & 0xFF), &p); putByte(UInt8(mask >> 8), &p)
-        for case let side? in sides { putDimension(side, &p) }
+        if mask & (1 << 0) != 0 { putDimension(e.top!, &p) }
+        if mask & (1 << 1) != 0 { putDimension(e.left!, &p) }
+        if mask & (1 << 2) != 0 { putDimension(e.bottom!, &p) }
+        if mask & (1 << 3) != 0 { putDimension(e.right!, &p) }
+        if mask & (1 << 4) != 0 { putDimension(e.start!, &p) }
+        if mask & (1 << 5) != 0 { putDimension(e.end!, &p) }
+        if mask & (1 << 6) != 0 { putDimension(e.horizontal!, &p) }
+        if mask & (1 << 7) != 0 { putDimension(e.vertical!, &p) }
+        if mask & (1 << 8) != 0 { putDimension(e.all!, &p) }
     }
 
     mutating func text(_ a: TextAttributes) {

@@ -57,9 +57,16 @@ extension DecodeState {
     @inline(never) private mutating func yogaStyleField(_ k: Int, _ fields: inout ElementFields) throws {
         hasYoga = true
         let extras = fields.madeExtras()
-        var yoga = extras.yogaStyle ?? YogaStyle()
-        if extras.firstYogaField == nil { extras.firstYogaField = styleNames.names[k] }
-        switch styleNames.values[k] {
+        if extras.firstYogaField == nil {
+            extras.firstYogaField = styleNames.names[k]
+            extras.yogaStyle = YogaStyle()
+        }
+        try yogaStyleValue(styleNames.values[k], &extras.yogaStyle!)
+    }
+
+    /// The value of Yoga style field `field`, into `yoga`.
+    private mutating func yogaStyleValue(_ field: StyleField, _ yoga: inout YogaStyle) throws {
+        switch field {
         case .flexDirection: yoga.flexDirection = try reader.name(ValueNames.yogaFlexDirections)
         case .direction: yoga.direction = try reader.name(ValueNames.yogaDirections)
         case .justifyContent: yoga.justifyContent = try reader.name(justifyNames)
@@ -76,7 +83,6 @@ extension DecodeState {
             yoga.aspectRatio = ratio
         default: preconditionFailure("not a Yoga style field")
         }
-        extras.yogaStyle = yoga
     }
 
     enum EdgeField: Int, CaseIterable { case top, left, bottom, right, start, end, horizontal, vertical, all }
