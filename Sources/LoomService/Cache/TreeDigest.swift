@@ -32,14 +32,14 @@ public enum TreeDigest {
     public static func compute(_ root: LayoutElement, elementCount: Int = 0, hasYoga: Bool = true) -> (tree: ElementDigest, ids: ElementDigest) {
         // Only subtrees below the root's children can be large enough to share, and only a
         // child with children of its own can hold one.
-        let shareable = root.wireChildren.contains { !$0.wireChildren.isEmpty }
+        let shareable = root.layoutChildren.contains { !$0.layoutChildren.isEmpty }
         var walk = RecordWalk(elementCount: elementCount, tracksSubtrees: shareable, hasYoga: hasYoga)
         walk.visit(root)
         let tree = walk.records.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
         let ids = walk.ids.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
         // A subtree too small to share has no large subtree inside either.
         var k = 1
-        for child in shareable ? root.wireChildren : [] {
+        for child in shareable ? root.layoutChildren : [] {
             if walk.counts[k] >= sharedSubtreeMinimumElements { _ = walk.subtreeDigest(child, k) }
             k += walk.counts[k]
         }
@@ -92,7 +92,7 @@ private struct RecordWalk {
             if let id { ids.byte(1); ids.string(id) }
             if let url { ids.byte(2); ids.string(url) }
         }
-        let kids = kind.isNode ? e.nodeChildren : e.layoutChildren
+        let kids = e.layoutChildren
         kids.forEachUnretained { visit($0) }
         let start = records.count
         if hasYoga && kind.isNode { records.yogaStyle(of: e) }
@@ -109,7 +109,7 @@ private struct RecordWalk {
     mutating func subtreeDigest(_ e: LayoutElement, _ index: Int) -> ElementDigest {
         var h = SipHash128(key: key)
         var k = index + 1
-        e.wireChildren.forEachUnretained { child in
+        e.layoutChildren.forEachUnretained { child in
             let d = subtreeDigest(child, k)
             h.combine(d.high)
             h.combine(d.low)
@@ -126,19 +126,6 @@ private struct RecordWalk {
             unsafeDowncast(e, to: TextNode.self).recordDigest = digest
         }
         return digest
-    }
-}
-
-extension LayoutElement {
-    /// The children as the wire writes them: a Yoga container's `yogaChildren`, else
-    /// `layoutChildren` (a spec's children, a node's own spec). The hashing, flattening and
-    /// path walks go through this.
-    @inline(__always) var wireChildren: [LayoutElement] { isDisplayNode ? nodeChildren : layoutChildren }
-
-    /// `wireChildren` of a `DisplayNode` (or a subclass).
-    @inline(__always) var nodeChildren: [LayoutElement] {
-        let node = unsafeDowncast(self, to: DisplayNode.self)
-        return node.yogaChildren.isEmpty ? node.layoutChildren : node.yogaChildren
     }
 }
 

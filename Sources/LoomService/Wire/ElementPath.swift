@@ -14,9 +14,9 @@ enum ElementPath {
         if ObjectIdentifier(element) == target { return true }
         let members = ElementKinds.shared[of: element].children
         if case .inside = members { return contains(element, target) }
-        let children = element.wireChildren
+        // A Yoga container's `layoutChildren` are its Yoga children.
         let isYogaContainer = element.isDisplayNode && !unsafeDowncast(element, to: DisplayNode.self).yogaChildren.isEmpty
-        for (slot, child) in children.enumerated() {
+        for (slot, child) in element.layoutChildren.enumerated() {
             path.append(isYogaContainer ? ".yogaChildren[\(slot)]" : name(of: slot, members))
             if search(child, target, &path) { return true }
             path.removeLast()
@@ -25,7 +25,7 @@ enum ElementPath {
     }
 
     private static func contains(_ element: LayoutElement, _ target: ObjectIdentifier) -> Bool {
-        ObjectIdentifier(element) == target || element.wireChildren.contains { contains($0, target) }
+        ObjectIdentifier(element) == target || element.layoutChildren.contains { contains($0, target) }
     }
 
     /// The member that holds `layoutChildren[slot]` of an element whose children are in `members`.

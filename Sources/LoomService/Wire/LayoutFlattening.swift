@@ -33,15 +33,14 @@ struct LayoutFlattening {
     /// Visits every element below `root` (laid out as `layout`) in order.
     func walk<Visitor: FlatLayoutVisitor>(_ visitor: inout Visitor, below root: LayoutElement, layout: Layout,
                                           scope: Visitor.Scope) {
-        walk(&visitor, parent: root, isNode: root.isDisplayNode, layout: layout, accumulated: .zero, nodeOrigin: .zero, scope: scope)
+        walk(&visitor, parent: root, layout: layout, accumulated: .zero, nodeOrigin: .zero, scope: scope)
     }
 
-    /// The sublayouts of `parent` (`isNode`: it is a display node). `accumulated`: the
-    /// parent's raw position within the enclosing node; `nodeOrigin`: that node's origin in
-    /// root coordinates. A Yoga container's sublayouts are its Yoga children's.
-    private func walk<Visitor: FlatLayoutVisitor>(_ visitor: inout Visitor, parent: LayoutElement, isNode: Bool, layout: Layout,
+    /// The sublayouts of `parent`. `accumulated`: the parent's raw position within the
+    /// enclosing node; `nodeOrigin`: that node's origin in root coordinates.
+    private func walk<Visitor: FlatLayoutVisitor>(_ visitor: inout Visitor, parent: LayoutElement, layout: Layout,
                                                   accumulated: Point, nodeOrigin: Point, scope: Visitor.Scope) {
-        let elements = isNode ? parent.nodeChildren : parent.layoutChildren
+        let elements = parent.layoutChildren
         layout.sublayouts.withUnsafeBufferPointer { subs in
             for k in subs.indices {
                 // The tree outlives the walk and the arrays hold the child and its layout:
@@ -67,9 +66,9 @@ struct LayoutFlattening {
         let inner = visitor.enter(child, layout, isNode: isNode, FlatPlacement(inNode: inNode, origin: origin, size: layout.size), scope)
         if isNode {
             // A node's children are placed in its own space.
-            walk(&visitor, parent: child, isNode: true, layout: layout, accumulated: Point(x: 0, y: 0), nodeOrigin: origin, scope: inner)
+            walk(&visitor, parent: child, layout: layout, accumulated: Point(x: 0, y: 0), nodeOrigin: origin, scope: inner)
         } else {
-            walk(&visitor, parent: child, isNode: false, layout: layout, accumulated: raw, nodeOrigin: nodeOrigin, scope: inner)
+            walk(&visitor, parent: child, layout: layout, accumulated: raw, nodeOrigin: nodeOrigin, scope: inner)
         }
         visitor.leave(child, isNode: isNode, inner)
     }
