@@ -244,6 +244,40 @@ final class YogaDecodingTests: XCTestCase {
         assertError(root(#"{"type": "node", "style": {"gap": 4}}"#), path: "root.style.gap")
     }
 
+    /// Yoga's fatal assertion (a percentage margin against an undefined width): Texture
+    /// crashes; Loom answers `invalid_spec` at the Yoga root, wherever the root is, and
+    /// never caches it.
+    func testYogaFatalAssertionIsInvalidSpecAtTheYogaRoot() {
+        let failing = #"{"type": "node", "style": {"flexDirection": "horizontal"}, "yogaChildren": [{"type": "node", "intrinsicSize": {"width": 10, "height": 10}, "style": {"margin": {"all": "10%"}}}]}"#
+        let service = LayoutService(textMeasurer: measurer)
+        for (body, path) in [
+            (root(failing), "root"),
+            (root(#"{"type": "stack", "children": [{"type": "spacer"}, \#(failing)]}"#), "root.children[1]"),
+            (root(#"{"type": "node", "yogaChildren": [{"type": "node", "layout": {"type": "inset", "child": \#(failing)}}]}"#),
+             "root.yogaChildren[0].layout.child"),
+        ] {
+            for _ in 0..<2 {
+                let o = service.layout(body: Array(body.utf8))
+                XCTAssertEqual(o.status, 400, Svc.text(o.body))
+                XCTAssertFalse(o.cacheHit)
+                let error = (try? JSONSerialization.jsonObject(with: Data(o.body)) as? [String: Any])?["error"] as? [String: Any]
+                XCTAssertEqual(error?["code"] as? String, "invalid_spec")
+                XCTAssertEqual(error?["path"] as? String, path)
+                XCTAssertTrue((error?["message"] as? String ?? "").contains("Yoga"), "\(String(describing: error))")
+            }
+        }
+        // The same tree in a width Yoga can resolve the percentage against lays out.
+        let fine = #"{"sizeRange": {"max": {"width": 200, "height": null}}, "root": \#(failing)}"#
+        XCTAssertEqual(service.layout(body: Array(fine.utf8)).status, 200)
+        // In a batch, the failing item is an error in its own slot.
+        let batch = service.batch(body: Array(#"{"items": [\#(root(failing)), \#(fine)]}"#.utf8), maxItems: 10,
+                                  forEachParallel: LayoutPool.forEachParallel)
+        XCTAssertEqual(batch.status, 200)
+        let results = (try? JSONSerialization.jsonObject(with: Data(batch.body)) as? [String: Any])?["results"] as? [[String: Any]]
+        XCTAssertEqual((results?[0]["error"] as? [String: Any])?["path"] as? String, "items[0].root")
+        XCTAssertEqual((results?[1]["size"] as? [String: Any])?["width"] as? Double, 200)
+    }
+
     // MARK: hashing
 
     private func digests(_ body: String, file: StaticString = #filePath, line: UInt = #line) -> (tree: ElementDigest, ids: ElementDigest)? {
