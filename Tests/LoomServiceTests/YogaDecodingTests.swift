@@ -423,6 +423,35 @@ final class YogaDecodingTests: XCTestCase {
         }
     }
 
+    /// A Yoga cell repeated in a feed is laid out once (the subtree cache), and the answer
+    /// equals an uncached layout's.
+    func testRepeatedYogaCellsInAFeedAreLaidOutOnce() throws {
+        func cell(_ i: Int) -> String {
+            #"{"type": "node", "id": "c\#(i)", "style": {"flexDirection": "horizontal", "alignItems": "center", "padding": {"all": 8}}, "yogaChildren": [{"type": "node", "id": "a\#(i)", "style": {"width": 40, "height": 40, "margin": {"right": 8}}}, {"type": "node", "style": {"flexGrow": 1, "flexShrink": 1}, "yogaChildren": [{"type": "node", "intrinsicSize": {"width": 120.3, "height": 17}}, {"type": "node", "intrinsicSize": {"width": 80, "height": 12}}]}, {"type": "image", "id": "i\#(i)", "url": "u\#(i)", "intrinsicSize": {"width": 16, "height": 16}}]}"#
+        }
+        func feed(_ n: Int) -> String {
+            #"{"sizeRange": {"min": {"width": 320, "height": 0}, "max": {"width": 320, "height": null}}, "root": {"type": "stack", "direction": "vertical", "children": [\#((0..<n).map(cell).joined(separator: ", "))]}}"#
+        }
+        func computed(_ body: String, cache: SubtreeLayoutCaching?) throws -> (count: Int, body: [UInt8]) {
+            let request = try decode(body)
+            request.hashTree()
+            let context = LayoutContext(scale: request.scale, textMeasurer: nil, subtreeCache: cache)
+            let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
+            return (context.computedLayouts, ResponseEncoder(scale: request.scale, includeSpecs: false).encode(root: request.root, layout: layout))
+        }
+        let service = LayoutService(textMeasurer: nil)
+        let one = try computed(feed(1), cache: nil)
+        let cached = try computed(feed(30), cache: service.subtreeCache)
+        let uncached = try computed(feed(30), cache: nil)
+        XCTAssertLessThanOrEqual(cached.count, one.count + 1, "one cell: \(one.count), 30 cells: \(cached.count)")
+        XCTAssertGreaterThanOrEqual(uncached.count, 30 * (one.count - 1))
+        XCTAssertEqual(cached.body, uncached.body)
+        let frames = Svc.frames(cached.body)
+        XCTAssertEqual(frames["a0"]?[2], 40)
+        XCTAssertEqual(frames["a29"]?[2], 40)
+        XCTAssertEqual(frames["c29"]?[1], 29 * (frames["c0"]?[3] ?? 0))
+    }
+
     // MARK: walks
 
     func testElementPathsThroughYogaChildren() throws {
