@@ -452,6 +452,28 @@ final class YogaDecodingTests: XCTestCase {
         XCTAssertEqual(frames["c29"]?[1], 29 * (frames["c0"]?[3] ?? 0))
     }
 
+    /// SVG and `includeSpecs` over a Yoga tree: every id drawn; the spec inside a measured
+    /// leaf kept as its own entry.
+    func testSVGAndIncludeSpecs() throws {
+        let file = ExamplesTests.examplesDirectory.appendingPathComponent("yoga-chip-absolute.json")
+        let body = try Data(contentsOf: file)
+        let service = LayoutService(textMeasurer: nil)
+        let svg = service.layout(body: Array(body), format: .svg)
+        XCTAssertEqual(svg.status, 200)
+        let text = String(decoding: svg.body, as: UTF8.self)
+        for id in ["root", "chip", "chipInset", "chipIcon", "dot", "bar"] { XCTAssertTrue(text.contains(">\(id)<"), id) }
+        var request = try XCTUnwrap(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        request["options"] = ["includeSpecs": true]
+        let withSpecs = service.layout(body: Array(try JSONSerialization.data(withJSONObject: request)))
+        XCTAssertEqual(withSpecs.status, 200)
+        let layout = try XCTUnwrap(Svc.object(withSpecs.body)["layout"] as? [String: Any])
+        let children = try XCTUnwrap(layout["children"] as? [[String: Any]])
+        XCTAssertEqual(children.map { $0["id"] as? String }, ["chip", "dot", "bar"])
+        let chipChildren = try XCTUnwrap(children[0]["children"] as? [[String: Any]])
+        XCTAssertEqual(chipChildren.map { $0["type"] as? String }, ["inset"])
+        XCTAssertEqual(Svc.frames(withSpecs.body)["chipIcon"], [10, 46.333333333333336, 20.333333333333332, 20.333333333333332])
+    }
+
     // MARK: walks
 
     func testElementPathsThroughYogaChildren() throws {
