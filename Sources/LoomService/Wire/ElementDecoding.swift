@@ -174,7 +174,7 @@ extension DecodeState {
             let name = first.map(\.name) ?? unknown!
             throw reader.fail("unknown field '\(name)' in a \(kinds[kind].name) element", at: name)
         }
-        if let extras = fields.extras, extras.firstYogaField != nil { try applyYogaStyle(kind, extras, to: element) }
+        if let yoga = fields.extras?.yoga { try applyYogaStyle(kind, yoga, to: element) }
         element.id = fields.id
         return element
     }
@@ -197,13 +197,13 @@ extension DecodeState {
 
     /// The Yoga style fields read in an element's `style`: node elements keep them (outside
     /// a Yoga tree they are ignored, as in Texture); a layout spec must not have them.
-    @inline(never) private func applyYogaStyle(_ kind: ElementKind.ID, _ extras: ElementFields.Extras, to element: LayoutElement) throws {
+    @inline(never) private func applyYogaStyle(_ kind: ElementKind.ID, _ yoga: ElementFields.YogaFields, to element: LayoutElement) throws {
         guard kind.isNode else {
-            let name = extras.firstYogaField ?? "style"
+            let name = yoga.firstField
             throw reader.fail("'\(name)' is a Yoga style field, for node elements (node, text, image, button), not for a \(kinds[kind].name) spec",
                               at: "style.\(name)")
         }
-        unsafeDowncast(element, to: DisplayNode.self).yogaStyle = extras.yogaStyle
+        unsafeDowncast(element, to: DisplayNode.self).yogaStyle = yoga.style
     }
 
     /// The element a spec needs in `field`.

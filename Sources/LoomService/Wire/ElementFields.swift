@@ -75,12 +75,18 @@ struct ElementFields {
         var url: String?
         var text: DecodeState.TextFields?
         var button: DecodeState.ButtonFields?
-        /// The Yoga style fields, once one is read, and the first one's name (a spec's
-        /// style must not have any).
-        var yogaStyle: YogaStyle?
-        var firstYogaField: String?
+        /// The Yoga style fields, once one is read (boxed: they are large and rare).
+        var yoga: YogaFields?
         /// `yogaChildren` (nil when left out; empty is the same).
         var yogaChildren: [DisplayNode]?
+    }
+
+    /// The Yoga style fields of an element's `style`, and the first one's name (a spec's
+    /// style must not have any).
+    final class YogaFields {
+        var style = YogaStyle()
+        let firstField: String
+        init(firstField: String) { self.firstField = firstField }
     }
 
     /// `extras`, made on first use.

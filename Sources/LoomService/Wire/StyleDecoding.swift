@@ -57,11 +57,14 @@ extension DecodeState {
     @inline(never) private mutating func yogaStyleField(_ k: Int, _ fields: inout ElementFields) throws {
         hasYoga = true
         let extras = fields.madeExtras()
-        if extras.firstYogaField == nil {
-            extras.firstYogaField = styleNames.names[k]
-            extras.yogaStyle = YogaStyle()
+        let yoga: ElementFields.YogaFields
+        if let made = extras.yoga {
+            yoga = made
+        } else {
+            yoga = ElementFields.YogaFields(firstField: styleNames.names[k])
+            extras.yoga = yoga
         }
-        try yogaStyleValue(styleNames.values[k], &extras.yogaStyle!)
+        try yogaStyleValue(styleNames.values[k], &yoga.style)
     }
 
     /// The value of Yoga style field `field`, into `yoga`.
