@@ -6,7 +6,7 @@ extension DecodeState {
         case width, height, minWidth, maxWidth, minHeight, maxHeight, preferredSize, minSize, maxSize
         case flexGrow, flexShrink, flexBasis, alignSelf, spacingBefore, spacingAfter, ascender, descender
         case layoutPosition, sizeRange
-        // Yoga (yoga-engine.md §6): read into `ElementFields.Extras.yogaStyle`.
+        // Yoga (yoga-engine.md §6): read into `ElementFields.YogaFields`.
         case flexDirection, direction, justifyContent, alignItems, flexWrap, positionType
         case position, margin, padding, border, aspectRatio
     }
@@ -47,8 +47,8 @@ extension DecodeState {
             reader.path.pop()
         } while try reader.scanner.nextMember()
         try reader.finish(unknown, "style")
-        let style = fields.style
-        if style.minWidth.isFraction || style.maxWidth.isFraction || style.minHeight.isFraction || style.maxHeight.isFraction {
+        if fields.style.minWidth.isFraction || fields.style.maxWidth.isFraction || fields.style.minHeight.isFraction
+            || fields.style.maxHeight.isFraction {
             fractionalLimitStyles += 1
         }
     }
