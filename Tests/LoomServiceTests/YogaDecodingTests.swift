@@ -474,6 +474,41 @@ final class YogaDecodingTests: XCTestCase {
         XCTAssertEqual(Svc.frames(withSpecs.body)["chipIcon"], [10, 46.333333333333336, 20.333333333333332, 20.333333333333332])
     }
 
+    /// The deepest Yoga trees the default limits accept decode, hash, lay out and encode on
+    /// Dispatch worker threads: 512 nested Yoga containers, and Yoga roots nested through
+    /// measured leaves' own layouts (on fresh services: with a warm subtree cache that nest
+    /// currently runs over its measurement budget, an open engine matter).
+    func testYogaTreesAtTheDepthLimitOnPoolThreads() {
+        var nest = #"{"type": "node", "id": "leaf", "style": {"width": 3, "height": 4}}"#
+        for _ in 1..<512 { nest = #"{"type": "node", "style": {"padding": {"top": 1}}, "yogaChildren": [\#(nest)]}"# }
+        var mixed = #"{"type": "node", "id": "leaf", "intrinsicSize": {"width": 3, "height": 4}}"#
+        for k in 1..<512 {
+            mixed = k % 2 == 1 ? #"{"type": "node", "yogaChildren": [\#(mixed)]}"# : #"{"type": "node", "layout": \#(mixed)}"#
+        }
+        let bodies = [#"{"root": \#(nest)}"#, #"{"root": \#(mixed)}"#, #"{"options": {"includeSpecs": true}, "root": \#(mixed)}"#]
+        let shared = LayoutService(textMeasurer: nil)
+        let pool = LayoutPool(workers: 2, queueLimit: 10)
+        let lock = NSLock()
+        var statuses: [Int] = []
+        var nestBody: [UInt8] = []
+        let done = DispatchGroup()
+        for (k, body) in bodies.enumerated() {
+            done.enter()
+            XCTAssertTrue(pool.submit {
+                let o = (k == 0 ? shared : LayoutService(textMeasurer: nil)).layout(body: Array(body.utf8))
+                let svg = (k == 0 ? shared : LayoutService(textMeasurer: nil)).layout(body: Array(body.utf8), format: .svg)
+                lock.lock(); statuses += [o.status, svg.status]; if k == 0 { nestBody = o.body }; lock.unlock()
+                done.leave()
+            })
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 120), .success)
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 6))
+        // 511 containers with a top padding of 1 around a 3×4 leaf (the body nests deeper
+        // than Foundation parses: its frames are read as text).
+        XCTAssertTrue(String(decoding: nestBody, as: UTF8.self)
+            .contains(#""frames":{"leaf":{"x":0,"y":511,"width":3,"height":4}}"#))
+    }
+
     // MARK: walks
 
     func testElementPathsThroughYogaChildren() throws {
