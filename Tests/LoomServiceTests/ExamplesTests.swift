@@ -102,4 +102,40 @@ final class ExamplesTests: XCTestCase {
             "bottomSeparator": (0, 70, 375, 30),
         ])
     }
+
+    // MARK: Yoga (examples/README.md 6–8, yoga-engine.md §8)
+
+    /// README "6. A card row as the request's root".
+    func testYogaCardRow() throws {
+        try check("yoga-card-row.json", size: (300, 60), frames: [
+            "card": (0, 0, 300, 60),
+            "avatar": (10, 10, 40, 40),
+            "label": (58, 21.5, 216, 17),
+            "badge": (274, 22, 16, 16),
+        ])
+    }
+
+    /// README "7. A Yoga root inside a stack".
+    func testYogaToolbarInStack() throws {
+        try check("yoga-toolbar-in-stack.json", size: (320, 152), frames: [
+            "screen": (0, 0, 320, 152),
+            "toolbar": (0, 0, 320, 44),
+            "back": (12, 10, 24, 24),
+            "title": (111, 11.5, 97.5, 20.5),
+            "menu": (284, 10, 24, 24),
+            "body": (0, 52, 320, 100),
+        ])
+    }
+
+    /// README "8. A measured leaf with its own layout, an absolute child, scale 3".
+    func testYogaChipAbsolute() throws {
+        try check("yoga-chip-absolute.json", size: (200, 120), frames: [
+            "root": (0, 0, 200, 120),
+            "chip": (0, 42.333333333333336, 40.333333333333336, 28.333333333333332),
+            "chipInset": (0, 42.333333333333336, 40.333333333333336, 28.333333333333332),
+            "chipIcon": (10, 46.333333333333336, 20.333333333333332, 20.333333333333332),
+            "dot": (185, 5, 10, 10),
+            "bar": (0, 70.66666666666667, 66.66666666666667, 7),
+        ])
+    }
 }

@@ -13,6 +13,7 @@ public final class LayoutContext: @unchecked Sendable {
     /// `budget`, read on every measurement without retaining it (`budget` holds it).
     private let budgetRef: Unmanaged<LayoutBudget>?
     private let computed = Atomic<Int>(0)
+    private let yogaFailureSlot = Mutex<YogaFailure?>(nil)
     /// A layout no measurement ever returns (made here, handed to no element): the stack
     /// algorithm's mark for a child it has not measured yet, one per pass rather than one
     /// per stack measured.
@@ -27,6 +28,13 @@ public final class LayoutContext: @unchecked Sendable {
         self.subtreeCache = subtreeCache
         self.allowsConcurrency = allowsConcurrency
         self.placeholder = Layout(size: .zero, ascender: 0, descender: 0, grid: grid)
+    }
+
+    /// The first Yoga assertion hit in this pass (Texture would crash there): the pass's
+    /// layout is meaningless and the request is invalid (`invalid_spec` at the Yoga root).
+    public var yogaFailure: YogaFailure? { yogaFailureSlot.withLock { $0 } }
+    func reportYogaFailure(_ failure: YogaFailure) {
+        yogaFailureSlot.withLock { if $0 == nil { $0 = failure } }
     }
 
     /// Layouts actually computed in this pass (memo and cache hits excluded).

@@ -59,7 +59,7 @@ open class LayoutElement {
     open var isDisplayNode: Bool { false }
 
     /// The elements this element lays out; `Sublayout.slot` indexes this array.
-    public let layoutChildren: [LayoutElement]
+    public internal(set) var layoutChildren: [LayoutElement]
 
     /// `layoutThatFits:parentSize:` — measure this element in `constrained`, with the size
     /// of its parent (for fractions; NaN = undefined). Memoised per element and, when a
@@ -67,6 +67,7 @@ open class LayoutElement {
     /// charged to the context's budget; once the pass has stopped, the context's
     /// placeholder is returned at once and nothing is memoised or cached.
     public final func layoutThatFits(_ constrained: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
+        if isPathDependent { return pathDependentLayoutThatFits(constrained, parentSize: parentSize, context: context) }
         // A parent size this element never reads is normalised away, for the memo and the cache.
         let parent = usesParentSize ? parentSize : .zero
         let memoKey = MemoKey(constrained, parent)
@@ -123,8 +124,63 @@ open class LayoutElement {
         }
     }
 
+    /// Whether measuring this element changes state a later measurement reads: it is or
+    /// holds a Yoga root, whose Yoga tree keeps caches between passes (yoga-engine.md §2).
+    public private(set) lazy var isPathDependent: Bool = computePathDependent()
+    func computePathDependent() -> Bool { layoutChildren.contains { $0.isPathDependent } }
+
+    /// Texture's own memo for such elements: only a call equal to the previous one (NaN never
+    /// equal) returns the previous layout; every other call measures again.
+    private var pathLast: (constrained: SizeRange, parentSize: Size, layout: Layout)?
+    /// Calls answered from the shared subtree cache while the element was fresh: measured
+    /// again, in order, before the next call that computes.
+    private var pathReplay: [(SizeRange, Size)] = []
+
+    private func pathDependentLayoutThatFits(_ constrained: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
+        if let last = pathLast, last.constrained == constrained, last.parentSize == parentSize { return last.layout }
+        if context.isStopped { return context.placeholder }
+        if pathLast == nil, let digest, let cache = context.subtreeCache {
+            // A fresh element's first layout depends on its subtree and the call alone.
+            let parent = usesParentSize ? parentSize : .zero
+            let key = SubtreeLayoutKey(digest: digest, constrained: constrained, parentSize: parent, scale: context.grid.scale)
+            if let hit = cache.layout(for: key) {
+                guard context.charge(hit.cost, at: self) else { return context.placeholder }
+                pathLast = (constrained, parentSize, hit.layout)
+                pathReplay.append((constrained, parentSize))
+                return hit.layout
+            }
+            guard context.charge(LayoutCost(measurements: 1), at: self) else { return context.placeholder }
+            let (computed, cost) = PassTally.recording(context) {
+                computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
+            }
+            PassTally.current?.pointee.frame += cost
+            if context.isStopped { return context.placeholder }
+            if context.yogaFailure == nil {
+                var total = cost
+                total += LayoutCost(measurements: 1)
+                cache.store(CachedSubtreeLayout(layout: computed, cost: total), for: key)
+            }
+            context.noteComputed()
+            pathLast = (constrained, parentSize, computed)
+            return computed
+        }
+        if !pathReplay.isEmpty {
+            let replay = pathReplay
+            pathReplay = []
+            for (c, p) in replay { _ = computeLayoutThatFits(c, parentSize: p, context: context) }
+        }
+        guard context.charge(LayoutCost(measurements: 1), at: self) else { return context.placeholder }
+        let layout = computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
+        if context.isStopped { return context.placeholder }
+        context.noteComputed()
+        pathLast = (constrained, parentSize, layout)
+        return layout
+    }
+
     /// Forget memoised measurements (a tree reused for another pass, e.g. another scale).
     public func resetMemo() {
+        pathLast = nil
+        pathReplay = []
         memoKey0 = nil; memoLayout0 = nil; memoKey1 = nil; memoLayout1 = nil
         memoKeys.removeAll(keepingCapacity: true)
         memoLayouts.removeAll(keepingCapacity: true)

@@ -6,6 +6,15 @@ open class DisplayNode: LayoutElement {
     public let layoutSpec: LayoutElement?
     /// What a manual `calculateSizeThatFits:` returns, whatever it is offered.
     public let intrinsicSize: Size?
+    /// Yoga children (Texture's `yogaChildren`); empty = none. A Yoga container's laid-out
+    /// children are its Yoga children.
+    public var yogaChildren: [DisplayNode] = [] {
+        didSet { layoutChildren = yogaChildren.isEmpty ? (layoutSpec.map { [$0] } ?? []) : yogaChildren }
+    }
+    /// The Yoga tree of a Yoga root, kept for the request (`YogaTree`).
+    var yogaTree: AnyObject?
+    /// The Yoga style fields; nil = all defaults.
+    public var yogaStyle: YogaStyle? = nil
 
     public init(layoutSpec: LayoutElement? = nil, intrinsicSize: Size? = nil,
                 style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
@@ -16,6 +25,13 @@ open class DisplayNode: LayoutElement {
 
     override public final var isDisplayNode: Bool { true }
 
+    override func computePathDependent() -> Bool { !yogaChildren.isEmpty || super.computePathDependent() }
+
+    override public func resetMemo() {
+        yogaTree = nil
+        super.resetMemo()
+    }
+
     /// `calculateSizeThatFits:` of a leaf node: the offered max if it is a valid size,
     /// otherwise 0×0 (§4.2); a fixed intrinsic size regardless of the offer (§4.3).
     open func calculateSizeThatFits(_ constrainedSize: Size, context: LayoutContext) -> Size {
@@ -24,6 +40,7 @@ open class DisplayNode: LayoutElement {
     }
 
     override open func calculateLayout(_ used: SizeRange, context: LayoutContext) -> Layout {
+        if !yogaChildren.isEmpty { return yogaRootLayout(used, context: context) }
         if let spec = layoutSpec {
             // §4.1 step 3: the spec measured with the node's range, parent size = used.max;
             // the node takes the spec's size and holds the spec layout at (0,0).

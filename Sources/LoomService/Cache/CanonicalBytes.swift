@@ -185,6 +185,78 @@ struct CanonicalBytes {
         if mask & (1 << 14) != 0 { putDouble(s.layoutPosition.x, &p); putDouble(s.layoutPosition.y, &p) }
     }
 
+    /// Yoga style fields that differ from the defaults: tag 14 (no other record has it), a
+    /// bit mask, their values; nothing at all when every field is a default.
+    mutating func yoga(_ s: YogaStyle) { fixed(Self.maxYogaBytes) { p in Self.putYoga(s, &p) } }
+
+    /// The most bytes `yoga` writes: tag, mask, six names, four edges, a number.
+    static let maxYogaBytes: Int = {
+        func longest<E: RawRepresentable & CaseIterable>(_: E.Type) -> Int where E.RawValue == String {
+            1 + E.allCases.map(\.rawValue.utf8.count).max()!
+        }
+        return 3 + longest(YogaFlexDirection.self) + longest(YogaDirection.self) + longest(StackLayoutJustifyContent.self)
+            + longest(StackLayoutAlignItems.self) + longest(YogaWrap.self) + longest(YogaPositionType.self)
+            + 4 * (2 + 9 * 10) + 9
+    }()
+
+    static func putYoga(_ s: YogaStyle, _ p: inout UnsafeMutablePointer<UInt8>) {
+        var mask: UInt16 = 0
+        if s.flexDirection != .vertical { mask |= 1 << 0 }
+        if s.direction != .inherit { mask |= 1 << 1 }
+        if s.justifyContent != .start { mask |= 1 << 2 }
+        if s.alignItems != .stretch { mask |= 1 << 3 }
+        if s.flexWrap != .noWrap { mask |= 1 << 4 }
+        if s.positionType != .relative { mask |= 1 << 5 }
+        if isSet(s.position) { mask |= 1 << 6 }
+        if isSet(s.margin) { mask |= 1 << 7 }
+        if isSet(s.padding) { mask |= 1 << 8 }
+        if isSet(s.border) { mask |= 1 << 9 }
+        if s.aspectRatio != nil { mask |= 1 << 10 }
+        if mask == 0 { return }
+        putByte(14, &p)
+        putByte(UInt8(mask & 0xFF), &p); putByte(UInt8(mask >> 8), &p)
+        if mask & (1 << 0) != 0 { putName(s.flexDirection.rawValue, &p) }
+        if mask & (1 << 1) != 0 { putName(s.direction.rawValue, &p) }
+        if mask & (1 << 2) != 0 { putName(s.justifyContent.rawValue, &p) }
+        if mask & (1 << 3) != 0 { putName(s.alignItems.rawValue, &p) }
+        if mask & (1 << 4) != 0 { putName(s.flexWrap.rawValue, &p) }
+        if mask & (1 << 5) != 0 { putName(s.positionType.rawValue, &p) }
+        if mask & (1 << 6) != 0 { putEdges(s.position, &p) }
+        if mask & (1 << 7) != 0 { putEdges(s.margin, &p) }
+        if mask & (1 << 8) != 0 { putEdges(s.padding, &p) }
+        if mask & (1 << 9) != 0 { putEdges(s.border, &p) }
+        if let ratio = s.aspectRatio { putDouble(ratio, &p) }
+    }
+
+    /// Whether any side is set (`auto` is unset).
+    private static func isSet(_ e: YogaEdges) -> Bool { edgeMask(e) != 0 }
+
+    /// One bit per side that is set, in the order top, left, bottom, right, start, end,
+    /// horizontal, vertical, all (`auto` is unset, as a side left out).
+    private static func edgeMask(_ e: YogaEdges) -> UInt16 {
+        @inline(__always) func bit(_ d: Dimension?, _ k: UInt16) -> UInt16 {
+            if let d, !d.isAuto { return 1 << k }
+            return 0
+        }
+        return bit(e.top, 0) | bit(e.left, 1) | bit(e.bottom, 2) | bit(e.right, 3) | bit(e.start, 4) | bit(e.end, 5)
+            | bit(e.horizontal, 6) | bit(e.vertical, 7) | bit(e.all, 8)
+    }
+
+    /// The sides that are set: their bit mask, then their dimensions.
+    private static func putEdges(_ e: YogaEdges, _ p: inout UnsafeMutablePointer<UInt8>) {
+        let mask = edgeMask(e)
+        putByte(UInt8(mask & 0xFF), &p); putByte(UInt8(mask >> 8), &p)
+        if mask & (1 << 0) != 0 { putDimension(e.top!, &p) }
+        if mask & (1 << 1) != 0 { putDimension(e.left!, &p) }
+        if mask & (1 << 2) != 0 { putDimension(e.bottom!, &p) }
+        if mask & (1 << 3) != 0 { putDimension(e.right!, &p) }
+        if mask & (1 << 4) != 0 { putDimension(e.start!, &p) }
+        if mask & (1 << 5) != 0 { putDimension(e.end!, &p) }
+        if mask & (1 << 6) != 0 { putDimension(e.horizontal!, &p) }
+        if mask & (1 << 7) != 0 { putDimension(e.vertical!, &p) }
+        if mask & (1 << 8) != 0 { putDimension(e.all!, &p) }
+    }
+
     mutating func text(_ a: TextAttributes) {
         u64(UInt64(a.spans.count))
         for span in a.spans {

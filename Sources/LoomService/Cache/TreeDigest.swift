@@ -28,11 +28,12 @@ public enum TreeDigest {
     /// text inside such a subtree its `TextNode.recordDigest` (the text measurer's key).
     /// Call it before laying the tree out with a subtree cache (`LayoutRequest.hashTree()`
     /// calls it once per request). `elementCount` (if known) sizes the record buffer once.
-    public static func compute(_ root: LayoutElement, elementCount: Int = 0) -> (tree: ElementDigest, ids: ElementDigest) {
+    /// `hasYoga`: whether any element may carry Yoga style fields (false skips looking).
+    public static func compute(_ root: LayoutElement, elementCount: Int = 0, hasYoga: Bool = true) -> (tree: ElementDigest, ids: ElementDigest) {
         // Only subtrees below the root's children can be large enough to share, and only a
         // child with children of its own can hold one.
         let shareable = root.layoutChildren.contains { !$0.layoutChildren.isEmpty }
-        var walk = RecordWalk(elementCount: elementCount, tracksSubtrees: shareable)
+        var walk = RecordWalk(elementCount: elementCount, tracksSubtrees: shareable, hasYoga: hasYoga)
         walk.visit(root)
         let tree = walk.records.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
         let ids = walk.ids.withUnsafeBytes { ElementDigest(SHA256.hash(data: $0)) }
@@ -56,6 +57,7 @@ private struct RecordWalk {
     var counts: [Int] = []
     var recordRanges: [Range<Int>] = []
     let tracksSubtrees: Bool
+    let hasYoga: Bool
     /// The subtree digests' key and the kind table, read once per walk rather than from
     /// their lazy globals per element.
     private let key = TreeDigestKey.key
@@ -63,8 +65,9 @@ private struct RecordWalk {
     /// The next element's pre-order index.
     private var next = 0
 
-    init(elementCount: Int, tracksSubtrees: Bool) {
+    init(elementCount: Int, tracksSubtrees: Bool, hasYoga: Bool) {
         self.tracksSubtrees = tracksSubtrees
+        self.hasYoga = hasYoga
         // Most records are a kind byte, a two-byte style mask, a few values and a child count.
         records.reserve(Swift.max(1 << 12, elementCount * 64))
         if tracksSubtrees {
@@ -92,6 +95,7 @@ private struct RecordWalk {
         let kids = e.layoutChildren
         kids.forEachUnretained { visit($0) }
         let start = records.count
+        if hasYoga && kind.isNode { records.yogaStyle(of: e) }
         records.record(kind, e)
         records.count(kids.count)
         if tracksSubtrees {

@@ -214,15 +214,24 @@ public final class LayoutService: @unchecked Sendable {
 
     /// Lay a decoded request out (no response cache; the subtree cache is used), without
     /// a budget: for tools and tests that lay out trees they made themselves.
+    /// A Yoga tree that hit one of Yoga's fatal assertions is returned as laid out.
     public func computeLayout(_ request: LayoutRequest, useSubtreeCache: Bool = true) -> Layout {
         // An unlimited budget never stops a pass.
-        try! computeLayout(request, useSubtreeCache: useSubtreeCache, budget: nil)
+        try! pass(request, useSubtreeCache: useSubtreeCache, budget: nil).layout
     }
 
     /// Lay a decoded request out within `budget`; throws 422 `budget_exceeded` (with the
     /// path of the element being measured when it ran out), 503 `deadline_exceeded` or
-    /// 503 `cancelled` when the pass stops before its end.
+    /// 503 `cancelled` when the pass stops before its end, and 400 `invalid_spec` at the
+    /// Yoga root when a Yoga tree hits one of Yoga's fatal assertions (Texture crashes).
     public func computeLayout(_ request: LayoutRequest, useSubtreeCache: Bool = true, budget: LayoutBudget?) throws -> Layout {
+        let (layout, context) = try pass(request, useSubtreeCache: useSubtreeCache, budget: budget)
+        if let failure = context.yogaFailure { throw LayoutService.error(for: failure, request) }
+        return layout
+    }
+
+    /// One layout pass over `request` (its context tells of a Yoga failure).
+    private func pass(_ request: LayoutRequest, useSubtreeCache: Bool, budget: LayoutBudget?) throws -> (layout: Layout, context: LayoutContext) {
         if let budget {
             budget.limits = configuration.budget.limits(elements: request.elementCount, textBytes: request.textBytes)
             if budget.shouldStop() { throw LayoutService.error(for: budget, request) }
@@ -235,7 +244,14 @@ public final class LayoutService: @unchecked Sendable {
         defer { metrics?.layoutFinished(computed: context.computedLayouts) }
         let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
         if let budget, budget.isStopped { throw LayoutService.error(for: budget, request) }
-        return layout
+        return (layout, context)
+    }
+
+    /// The wire error for a Yoga tree that hit one of Yoga's fatal assertions: the request
+    /// is invalid, at the path of the Yoga root.
+    public static func error(for failure: YogaFailure, _ request: LayoutRequest) -> WireError {
+        .invalidSpec("Yoga cannot lay this tree out (\(failure.reason)); Texture crashes here",
+                     path: ElementPath.of(failure.root, in: request.root))
     }
 
     /// The wire error for a pass that stopped (`request`, when known, names the element

@@ -13,6 +13,8 @@ struct DecodeState: ~Copyable {
     var depth = 0
     var hasText = false
     var textBytes = 0
+    /// Whether a Yoga style field was read (the hashing looks for them only then).
+    var hasYoga = false
     /// Styles read so far with a fractional min or max size (a stack checks its children's
     /// only when one was read inside it).
     var fractionalLimitStyles = 0
@@ -76,7 +78,7 @@ struct DecodeState: ~Copyable {
         guard let root else { throw reader.fail("the request needs 'root'", at: "root") }
         try reader.finish(unknown, "the request")
         return LayoutRequest(sizeRange: sizeRange, root: root, scale: scale, includeSpecs: includeSpecs,
-                             elementCount: elementCount, hasText: hasText, textBytes: textBytes)
+                             elementCount: elementCount, hasText: hasText, textBytes: textBytes, hasYoga: hasYoga)
     }
 
     enum RangeField: Int, CaseIterable { case min, max }

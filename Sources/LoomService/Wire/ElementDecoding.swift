@@ -42,6 +42,7 @@ extension DecodeState {
         case .child: fields.child = try child(.child)
         case .overlay, .background, .corner: fields.second = try child(field)
         case .layout: fields.layout = try element()
+        case .yogaChildren: fields.madeExtras().yogaChildren = try yogaChildren()
         default: try valueMember(field, &fields)
         }
     }
@@ -63,6 +64,28 @@ extension DecodeState {
         return children
     }
 
+    /// A `yogaChildren` array: node elements only (`node`, `text`, `image`, `button`).
+    private mutating func yogaChildren() throws -> [DisplayNode] {
+        let b = try reader.scanner.valueStart()
+        guard b == UInt8(ascii: "[") else { throw reader.typeError("'yogaChildren' must be an array of node elements", b) }
+        var children: [DisplayNode] = []
+        if try reader.scanner.beginArray() {
+            var k = 0
+            repeat {
+                reader.path.push(k)
+                let child = try element()
+                guard child.isDisplayNode else {
+                    throw reader.fail("a Yoga child must be a node element (node, text, image or button), not a \(kinds[of: child].name) spec",
+                                      at: "type")
+                }
+                children.append(unsafeDowncast(child, to: DisplayNode.self))
+                reader.path.pop()
+                k += 1
+            } while try reader.scanner.nextItem()
+        }
+        return children
+    }
+
     /// A member that holds one element.
     private mutating func child(_ field: ElementField) throws -> LayoutElement {
         if try reader.scanner.valueStart() == UInt8(ascii: "[") { throw reader.fail("'\(field.name)' is one element, not an array") }
@@ -74,7 +97,7 @@ extension DecodeState {
         switch field {
         case .type: fields.kind = try kind()
         case .id: fields.id = try id()
-        case .style: try style(into: &fields.style)
+        case .style: try style(into: &fields)
         case .direction: fields.direction = try reader.name(directionNames)
         case .spacing: fields.spacing = try reader.number()
         case .justifyContent: fields.justifyContent = try reader.name(justifyNames)
@@ -110,7 +133,7 @@ extension DecodeState {
             let extras = fields.madeExtras()
             if extras.button == nil { extras.button = ButtonFields() }
             try buttonMember(field, &extras.button!)
-        case .children, .child, .overlay, .background, .corner, .layout:
+        case .children, .child, .overlay, .background, .corner, .layout, .yogaChildren:
             preconditionFailure("\(field) holds elements: read by member(_:_:)")
         }
     }
@@ -144,12 +167,43 @@ extension DecodeState {
         let element = try build(kind, &fields, seen: seen)
         // Then members this kind does not have, and names no kind has.
         if misplaced != 0 || unknown != nil {
+            if misplaced & ElementField.yogaChildren.bit != 0 {
+                throw reader.fail("'yogaChildren' is only for elements of type \"node\", not \(kinds[kind].name)", at: "yogaChildren")
+            }
             let first = ElementField.allCases.first { misplaced & $0.bit != 0 }
             let name = first.map(\.name) ?? unknown!
             throw reader.fail("unknown field '\(name)' in a \(kinds[kind].name) element", at: name)
         }
+        if let yoga = fields.extras?.yoga { try applyYogaStyle(kind, yoga, to: element) }
         element.id = fields.id
         return element
+    }
+
+    // MARK: Yoga
+
+    /// A node's non-empty `yogaChildren` (yoga-engine.md §7): its size and its children's
+    /// frames come from Yoga alone, so a `layout` or `intrinsicSize` beside them is an error
+    /// (Texture would silently ignore it).
+    func yogaContainer(_ node: DisplayNode, _ children: [DisplayNode], _ fields: ElementFields) throws {
+        if fields.layout != nil {
+            throw reader.fail("a node with yogaChildren is laid out by Yoga alone: its 'layout' would be ignored", at: "layout")
+        }
+        if fields.intrinsicSize != nil {
+            throw reader.fail("a node with yogaChildren is sized by Yoga alone: its 'intrinsicSize' would be ignored",
+                              at: "intrinsicSize")
+        }
+        node.yogaChildren = children
+    }
+
+    /// The Yoga style fields read in an element's `style`: node elements keep them (outside
+    /// a Yoga tree they are ignored, as in Texture); a layout spec must not have them.
+    @inline(never) private func applyYogaStyle(_ kind: ElementKind.ID, _ yoga: ElementFields.YogaFields, to element: LayoutElement) throws {
+        guard kind.isNode else {
+            let name = yoga.firstField
+            throw reader.fail("'\(name)' is a Yoga style field, for node elements (node, text, image, button), not for a \(kinds[kind].name) spec",
+                              at: "style.\(name)")
+        }
+        unsafeDowncast(element, to: DisplayNode.self).yogaStyle = yoga.style
     }
 
     /// The element a spec needs in `field`.

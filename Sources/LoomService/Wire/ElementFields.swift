@@ -13,6 +13,7 @@ enum ElementField: Int, CaseIterable {
     case textContainerInset
     case title, image, contentSpacing, laysOutHorizontally, contentHorizontalAlignment
     case contentVerticalAlignment, contentEdgeInsets, imageAlignment
+    case yogaChildren
 
     var bit: UInt64 { 1 << UInt64(rawValue) }
     var name: String { ElementField.names.names[rawValue] }
@@ -74,6 +75,18 @@ struct ElementFields {
         var url: String?
         var text: DecodeState.TextFields?
         var button: DecodeState.ButtonFields?
+        /// The Yoga style fields, once one is read (boxed: they are large and rare).
+        var yoga: YogaFields?
+        /// `yogaChildren` (nil when left out; empty is the same).
+        var yogaChildren: [DisplayNode]?
+    }
+
+    /// The Yoga style fields of an element's `style`, and the first one's name (a spec's
+    /// style must not have any).
+    final class YogaFields {
+        var style = YogaStyle()
+        let firstField: String
+        init(firstField: String) { self.firstField = firstField }
     }
 
     /// `extras`, made on first use.
@@ -104,4 +117,9 @@ enum ValueNames {
     static let cornerLocations = NameTable(cases: CornerLayoutSpecLocation.self)
     static let imageAlignments = NameTable(cases: ButtonNodeImageAlignment.self)
     static let alignSelf = NameTable(cases: AlignSelf.self)
+    // Yoga style fields (`justifyContent` and `alignItems` take the stack's names).
+    static let yogaFlexDirections = NameTable(cases: YogaFlexDirection.self)
+    static let yogaDirections = NameTable(cases: YogaDirection.self)
+    static let yogaWraps = NameTable(cases: YogaWrap.self)
+    static let yogaPositionTypes = NameTable(cases: YogaPositionType.self)
 }

@@ -44,6 +44,8 @@ struct ElementKind {
         case childAnd(StaticString)
         /// `layout` (a node's own spec).
         case layout
+        /// `layout`, or `yogaChildren[k]` for a Yoga container (a `node`).
+        case layoutOrYogaChildren
         /// Made by the element itself (a button's stack): named by the element's path.
         case inside
     }
@@ -71,7 +73,7 @@ extension ElementKinds {
                     children: .childAnd("corner")),
         ElementKind(.wrapper, "wrapper", WrapperLayoutSpec.self, fields: [.children], children: .children),
         ElementKind(.spacer, "spacer", LayoutSpec.self, fields: [], children: .none),
-        ElementKind(.node, "node", DisplayNode.self, fields: [.layout, .intrinsicSize], children: .layout),
+        ElementKind(.node, "node", DisplayNode.self, fields: [.layout, .intrinsicSize, .yogaChildren], children: .layoutOrYogaChildren),
         ElementKind(.image, "image", ImageNode.self, fields: [.intrinsicSize, .url], children: .layout),
         ElementKind(.text, "text", TextNode.self, fields: ElementField.textFields, children: .layout),
         ElementKind(.button, "button", ButtonNode.self,
@@ -118,7 +120,11 @@ extension DecodeState {
             if fields.layout != nil && fields.intrinsicSize != nil {
                 throw reader.fail("a node has either 'layout' or 'intrinsicSize', not both", at: "intrinsicSize")
             }
-            return DisplayNode(layoutSpec: fields.layout, intrinsicSize: fields.intrinsicSize, style: fields.style)
+            let node = DisplayNode(layoutSpec: fields.layout, intrinsicSize: fields.intrinsicSize, style: fields.style)
+            if let yogaChildren = fields.extras?.yogaChildren, !yogaChildren.isEmpty {
+                try yogaContainer(node, yogaChildren, fields)
+            }
+            return node
         case .image: return ImageNode(intrinsicSize: fields.intrinsicSize, url: fields.extras?.url, style: fields.style)
         case .text: return try textNode(fields, seen: seen)
         case .button: return button(fields.extras?.button ?? DecodeState.ButtonFields(), fields.style)
@@ -134,12 +140,13 @@ extension CanonicalBytes {
         switch kind {
         case .node:
             let n = unsafeDowncast(e, to: DisplayNode.self)
-            // The most common record, written at one pointer: tag, style, size, spec flag.
+            // The most common record, written at one pointer: tag, style, size, and what its
+            // children are (0 none, 1 its spec, 2 its Yoga children).
             fixed(1 + styleRoom + CanonicalBytes.maxOptionalSizeBytes + 1) { p in
                 CanonicalBytes.putByte(1, &p)
                 CanonicalBytes.style(e.style, &p)
                 CanonicalBytes.putOptionalSize(n.intrinsicSize, &p)
-                CanonicalBytes.putByte(n.layoutSpec != nil ? 1 : 0, &p)
+                CanonicalBytes.putByte(n.layoutSpec != nil ? 1 : n.yogaChildren.isEmpty ? 0 : 2, &p)
             }
         case .stack:
             let s = unsafeDowncast(e, to: StackLayoutSpec.self)
@@ -184,6 +191,12 @@ extension CanonicalBytes {
         }
     }
 
+    /// Before a node element's record: its Yoga style fields that differ from the defaults,
+    /// as a record of their own (nothing without any: keys of trees without Yoga stay).
+    @inline(never) mutating func yogaStyle(of e: LayoutElement) {
+        if let yogaStyle = unsafeDowncast(e, to: DisplayNode.self).yogaStyle { yoga(yogaStyle) }
+    }
+
     /// The record of an absolute spec (`absolute` or `static`).
     private mutating func absolute(_ e: LayoutElement, kind: StaticString) {
         byte(11); style(e.style); name(unsafeDowncast(e, to: AbsoluteLayoutSpec.self).sizing.rawValue); name(kind)
@@ -195,6 +208,13 @@ extension CanonicalBytes {
 }
 
 extension ElementKind.ID {
+    /// A node element (`DisplayNode` or a subclass): may take the Yoga style fields and be a Yoga child.
+    @inline(__always) var isNode: Bool {
+        switch self {
+        case .node, .image, .text, .button: return true
+        default: return false
+        }
+    }
     /// The URL an element of this kind carries to the response, if its kind has one.
     @inline(__always) func url(of e: LayoutElement) -> String? {
         self == .image ? unsafeDowncast(e, to: ImageNode.self).url : nil

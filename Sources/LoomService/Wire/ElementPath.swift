@@ -14,8 +14,10 @@ enum ElementPath {
         if ObjectIdentifier(element) == target { return true }
         let members = ElementKinds.shared[of: element].children
         if case .inside = members { return contains(element, target) }
+        // A Yoga container's `layoutChildren` are its Yoga children.
+        let isYogaContainer = element.isDisplayNode && !unsafeDowncast(element, to: DisplayNode.self).yogaChildren.isEmpty
         for (slot, child) in element.layoutChildren.enumerated() {
-            path.append(name(of: slot, members))
+            path.append(isYogaContainer ? ".yogaChildren[\(slot)]" : name(of: slot, members))
             if search(child, target, &path) { return true }
             path.removeLast()
         }
@@ -31,7 +33,7 @@ enum ElementPath {
         switch members {
         case .children: return ".children[\(slot)]"
         case .childAnd(let second): return slot == 0 ? ".child" : ".\(second)"
-        case .layout: return ".layout"
+        case .layout, .layoutOrYogaChildren: return ".layout"
         case .child, .none, .inside: return ".child"
         }
     }

@@ -12,13 +12,15 @@ public final class LayoutRequest {
     public let hasText: Bool
     /// UTF-8 bytes of every text in the tree (spans and truncation texts): part of its budget.
     public let textBytes: Int
+    /// Whether some element has Yoga style fields.
+    public let hasYoga: Bool
     /// `hashTree()`'s answer, once it has been asked.
     private var treeDigests: (tree: ElementDigest, ids: ElementDigest)?
 
     init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, elementCount: Int, hasText: Bool,
-         textBytes: Int) {
+         textBytes: Int, hasYoga: Bool) {
         self.sizeRange = sizeRange; self.root = root; self.scale = scale; self.includeSpecs = includeSpecs
-        self.elementCount = elementCount; self.hasText = hasText; self.textBytes = textBytes
+        self.elementCount = elementCount; self.hasText = hasText; self.textBytes = textBytes; self.hasYoga = hasYoga
     }
 
     /// The tree's canonical digests (`TreeDigest.compute`): the response key's tree and ids
@@ -28,7 +30,7 @@ public final class LayoutRequest {
     @discardableResult
     public func hashTree() -> (tree: ElementDigest, ids: ElementDigest) {
         if let treeDigests { return treeDigests }
-        let digests = TreeDigest.compute(root, elementCount: elementCount)
+        let digests = TreeDigest.compute(root, elementCount: elementCount, hasYoga: hasYoga)
         treeDigests = digests
         return digests
     }

@@ -1,0 +1,513 @@
+/// The flex steps of a container's layout: flex basis, flex lines, flexible lengths,
+/// main-axis justification, cross-axis alignment, lines (align-content flexStart and
+/// baseline) and the container's final size.
+extension YogaLayoutPass {
+
+    // MARK: Step: flex basis of every child
+
+    /// `YGNodeComputeFlexBasisForChildren`: sets each child's initial position and flex
+    /// basis; returns the sum of the outer flex bases.
+    func computeFlexBasisForChildren(_ f: YogaContainerFrame) throws -> Float {
+        let node = f.node
+        var singleFlexChild: YogaNode?
+        if f.measureModeMain == .exactly {
+            for child in node.children where child.isFlexible {
+                if singleFlexChild != nil || ygEqual(child.resolvedFlexGrow, 0) || ygEqual(child.resolvedFlexShrink, 0) {
+                    singleFlexChild = nil
+                    break
+                }
+                singleFlexChild = child
+            }
+        }
+        var total: Float = 0
+        for child in node.children {
+            if f.performLayout {
+                let childDirection = child.resolveDirection(f.direction)
+                let mainDim = f.mainAxis.isRow ? f.availableInnerWidth : f.availableInnerHeight
+                let crossDim = f.mainAxis.isRow ? f.availableInnerHeight : f.availableInnerWidth
+                child.setPosition(childDirection, mainSize: mainDim, crossSize: crossDim, ownerWidth: f.availableInnerWidth)
+            }
+            if child.isAbsolute { continue }
+            if child === singleFlexChild {
+                child.computedFlexBasis = 0
+            } else {
+                try computeFlexBasis(f, child)
+            }
+            total += child.computedFlexBasis + child.marginForAxis(f.mainAxis, f.availableInnerWidth)
+        }
+        return total
+    }
+
+    /// `YGNodeComputeFlexBasisForChild`. A points or percent flex basis is computed once and
+    /// then kept for as long as the child is not dirtied (Yoga's behaviour, across passes too).
+    private func computeFlexBasis(_ f: YogaContainerFrame, _ child: YogaNode) throws {
+        let node = f.node
+        let mainAxis = f.mainAxis
+        let isMainAxisRow = mainAxis.isRow
+        let width = f.availableInnerWidth, height = f.availableInnerHeight
+        let ownerWidth = width, ownerHeight = height
+        let mainAxisSize = isMainAxisRow ? width : height
+        let mainAxisOwnerSize = isMainAxisRow ? ownerWidth : ownerHeight
+        let resolvedFlexBasis = child.resolvedFlexBasis.resolve(mainAxisOwnerSize)
+        let isRowStyleDimDefined = isStyleDimDefined(child, .row, ownerWidth)
+        let isColumnStyleDimDefined = isStyleDimDefined(child, .column, ownerHeight)
+
+        if !resolvedFlexBasis.isNaN && !mainAxisSize.isNaN {
+            if child.computedFlexBasis.isNaN {
+                child.computedFlexBasis = ygMax(resolvedFlexBasis, child.paddingAndBorder(mainAxis, ownerWidth))
+            }
+        } else if isMainAxisRow && isRowStyleDimDefined {
+            child.computedFlexBasis = ygMax(child.resolvedDimension(0).resolve(ownerWidth), child.paddingAndBorder(.row, ownerWidth))
+        } else if !isMainAxisRow && isColumnStyleDimDefined {
+            child.computedFlexBasis = ygMax(child.resolvedDimension(1).resolve(ownerHeight), child.paddingAndBorder(.column, ownerWidth))
+        } else {
+            var childWidth = Float.nan, childHeight = Float.nan
+            var childWidthMode = YogaMeasureMode.undefined, childHeightMode = YogaMeasureMode.undefined
+            let marginRow = child.marginForAxis(.row, ownerWidth)
+            let marginColumn = child.marginForAxis(.column, ownerWidth)
+            if isRowStyleDimDefined {
+                childWidth = child.resolvedDimension(0).resolve(ownerWidth) + marginRow
+                childWidthMode = .exactly
+            }
+            if isColumnStyleDimDefined {
+                childHeight = child.resolvedDimension(1).resolve(ownerHeight) + marginColumn
+                childHeightMode = .exactly
+            }
+            if childWidth.isNaN && !width.isNaN { childWidth = width; childWidthMode = .atMost }
+            if childHeight.isNaN && !height.isNaN { childHeight = height; childHeightMode = .atMost }
+            let ratio = child.aspectRatio
+            if !ratio.isNaN {
+                if !isMainAxisRow && childWidthMode == .exactly {
+                    childHeight = marginColumn + (childWidth - marginRow) / ratio
+                    childHeightMode = .exactly
+                } else if isMainAxisRow && childHeightMode == .exactly {
+                    childWidth = marginRow + (childHeight - marginColumn) * ratio
+                    childWidthMode = .exactly
+                }
+            }
+            let stretches = alignItem(node, child) == .stretch
+            if !isMainAxisRow && !isRowStyleDimDefined && !width.isNaN && f.widthMode == .exactly
+                && stretches && childWidthMode != .exactly {
+                childWidth = width
+                childWidthMode = .exactly
+                if !ratio.isNaN {
+                    childHeight = (childWidth - marginRow) / ratio
+                    childHeightMode = .exactly
+                }
+            }
+            if isMainAxisRow && !isColumnStyleDimDefined && !height.isNaN && f.heightMode == .exactly
+                && stretches && childHeightMode != .exactly {
+                childHeight = height
+                childHeightMode = .exactly
+                if !ratio.isNaN {
+                    childWidth = (childHeight - marginColumn) * ratio
+                    childWidthMode = .exactly
+                }
+            }
+            constrainMaxSize(child, .row, ownerWidth, ownerWidth, &childWidthMode, &childWidth)
+            constrainMaxSize(child, .column, ownerHeight, ownerWidth, &childHeightMode, &childHeight)
+            try layoutNode(child, childWidth, childHeight, f.direction, childWidthMode, childHeightMode, ownerWidth, ownerHeight,
+                           performLayout: false)
+            child.computedFlexBasis = ygMax(child.measured(mainAxis.dimension), child.paddingAndBorder(mainAxis, ownerWidth))
+        }
+    }
+
+    // MARK: Step: flex lines
+
+    /// `YGCalculateCollectFlexItemsRowValues`: the children of the next line.
+    func collectFlexLine(_ f: YogaContainerFrame, start: Int) -> YogaFlexLine {
+        var line = YogaFlexLine()
+        let children = f.node.children
+        line.relativeChildren.reserveCapacity(children.count - start)
+        var end = start
+        while end < children.count {
+            let child = children[end]
+            if child.isAbsolute { end += 1; continue }
+            child.lineIndex = f.lineCount
+            let marginMain = child.marginForAxis(f.mainAxis, f.availableInnerWidth)
+            let basis = boundWithinMinMax(child, f.mainAxis, child.computedFlexBasis, f.mainAxisOwnerSize)
+            if line.sizeConsumed + basis + marginMain > f.availableInnerMainDim && f.isWrap && line.itemsOnLine > 0 { break }
+            line.sizeConsumed += basis + marginMain
+            line.itemsOnLine += 1
+            if child.isFlexible {
+                line.totalFlexGrowFactors += child.resolvedFlexGrow
+                line.totalFlexShrinkScaledFactors += -child.resolvedFlexShrink * child.computedFlexBasis
+            }
+            line.relativeChildren.append(child)
+            end += 1
+        }
+        if line.totalFlexGrowFactors > 0 && line.totalFlexGrowFactors < 1 { line.totalFlexGrowFactors = 1 }
+        if line.totalFlexShrinkScaledFactors > 0 && line.totalFlexShrinkScaledFactors < 1 { line.totalFlexShrinkScaledFactors = 1 }
+        line.endOfLineIndex = end
+        return line
+    }
+
+    // MARK: Step: main-axis resolution of flexible lengths
+
+    /// Yoga's step 5: the free space of the line (within the container's min/max when its
+    /// main size is not exact; 2.0.1's "measure inner dimensions" fix), then each child
+    /// flexed and laid out at its main size.
+    func resolveFlexibleLengths(_ f: inout YogaContainerFrame, _ line: inout YogaFlexLine) throws {
+        let node = f.node
+        let canSkipFlex = !f.performLayout && f.measureModeCross == .exactly
+        var sizeBasedOnContent = false
+        if f.measureModeMain != .exactly {
+            let minInnerWidth = node.minDimensions.0.resolve(f.ownerWidth) - f.paddingAndBorderAxisRow
+            let maxInnerWidth = node.maxDimensions.0.resolve(f.ownerWidth) - f.paddingAndBorderAxisRow
+            let minInnerHeight = node.minDimensions.1.resolve(f.ownerHeight) - f.paddingAndBorderAxisColumn
+            let maxInnerHeight = node.maxDimensions.1.resolve(f.ownerHeight) - f.paddingAndBorderAxisColumn
+            let minInnerMain = f.isMainAxisRow ? minInnerWidth : minInnerHeight
+            let maxInnerMain = f.isMainAxisRow ? maxInnerWidth : maxInnerHeight
+            if !minInnerMain.isNaN && line.sizeConsumed < minInnerMain {
+                f.availableInnerMainDim = minInnerMain
+            } else if !maxInnerMain.isNaN && line.sizeConsumed > maxInnerMain {
+                f.availableInnerMainDim = maxInnerMain
+            } else {
+                if (!line.totalFlexGrowFactors.isNaN && line.totalFlexGrowFactors == 0)
+                    || (!node.resolvedFlexGrow.isNaN && node.resolvedFlexGrow == 0) {
+                    f.availableInnerMainDim = line.sizeConsumed
+                }
+                sizeBasedOnContent = true
+            }
+        }
+        if !sizeBasedOnContent && !f.availableInnerMainDim.isNaN {
+            line.remainingFreeSpace = f.availableInnerMainDim - line.sizeConsumed
+        } else if line.sizeConsumed < 0 {
+            line.remainingFreeSpace = -line.sizeConsumed
+        }
+        if !canSkipFlex {
+            let original = line.remainingFreeSpace
+            distributeFreeSpaceFirstPass(f, &line)
+            let distributed = try distributeFreeSpaceSecondPass(f, &line)
+            line.remainingFreeSpace = original - distributed
+        }
+        if line.remainingFreeSpace < 0 { node.hadOverflow = true }
+    }
+
+    /// `YGDistributeFreeSpaceFirstPass`: children whose min/max stop them are taken out of the flexing.
+    private func distributeFreeSpaceFirstPass(_ f: YogaContainerFrame, _ line: inout YogaFlexLine) {
+        var delta: Float = 0
+        for child in line.relativeChildren {
+            let basis = boundWithinMinMax(child, f.mainAxis, child.computedFlexBasis, f.mainAxisOwnerSize)
+            if line.remainingFreeSpace < 0 {
+                let factor = -child.resolvedFlexShrink * basis
+                if !factor.isNaN && factor != 0 {
+                    let base = basis + line.remainingFreeSpace / line.totalFlexShrinkScaledFactors * factor
+                    let bound = boundAxis(child, f.mainAxis, base, f.availableInnerMainDim, f.availableInnerWidth)
+                    if !base.isNaN && !bound.isNaN && base != bound {
+                        delta += bound - basis
+                        line.totalFlexShrinkScaledFactors -= factor
+                    }
+                }
+            } else if !line.remainingFreeSpace.isNaN && line.remainingFreeSpace > 0 {
+                let grow = child.resolvedFlexGrow
+                if !grow.isNaN && grow != 0 {
+                    let base = basis + line.remainingFreeSpace / line.totalFlexGrowFactors * grow
+                    let bound = boundAxis(child, f.mainAxis, base, f.availableInnerMainDim, f.availableInnerWidth)
+                    if !base.isNaN && !bound.isNaN && base != bound {
+                        delta += bound - basis
+                        line.totalFlexGrowFactors -= grow
+                    }
+                }
+            }
+        }
+        line.remainingFreeSpace -= delta
+    }
+
+    /// `YGDistributeFreeSpaceSecondPass`: each child's main size, then its layout at that size.
+    private func distributeFreeSpaceSecondPass(_ f: YogaContainerFrame, _ line: inout YogaFlexLine) throws -> Float {
+        let node = f.node
+        let mainAxis = f.mainAxis, crossAxis = f.crossAxis
+        let isMainAxisRow = f.isMainAxisRow
+        var delta: Float = 0
+        for child in line.relativeChildren {
+            let basis = boundWithinMinMax(child, mainAxis, child.computedFlexBasis, f.mainAxisOwnerSize)
+            var updatedMainSize = basis
+            if !line.remainingFreeSpace.isNaN && line.remainingFreeSpace < 0 {
+                let factor = -child.resolvedFlexShrink * basis
+                if factor != 0 {
+                    let childSize: Float
+                    if !line.totalFlexShrinkScaledFactors.isNaN && line.totalFlexShrinkScaledFactors == 0 {
+                        childSize = basis + factor
+                    } else {
+                        childSize = basis + (line.remainingFreeSpace / line.totalFlexShrinkScaledFactors) * factor
+                    }
+                    updatedMainSize = boundAxis(child, mainAxis, childSize, f.availableInnerMainDim, f.availableInnerWidth)
+                }
+            } else if !line.remainingFreeSpace.isNaN && line.remainingFreeSpace > 0 {
+                let grow = child.resolvedFlexGrow
+                if !grow.isNaN && grow != 0 {
+                    updatedMainSize = boundAxis(child, mainAxis, basis + line.remainingFreeSpace / line.totalFlexGrowFactors * grow,
+                                                f.availableInnerMainDim, f.availableInnerWidth)
+                }
+            }
+            delta += updatedMainSize - basis
+
+            let marginMain = child.marginForAxis(mainAxis, f.availableInnerWidth)
+            let marginCross = child.marginForAxis(crossAxis, f.availableInnerWidth)
+            var childCrossSize: Float
+            var childMainSize = updatedMainSize + marginMain
+            var childCrossMode: YogaMeasureMode
+            var childMainMode = YogaMeasureMode.exactly
+            let ratio = child.aspectRatio
+            if !ratio.isNaN {
+                childCrossSize = isMainAxisRow ? (childMainSize - marginMain) / ratio : (childMainSize - marginMain) * ratio
+                childCrossMode = .exactly
+                childCrossSize += marginCross
+            } else if !f.availableInnerCrossDim.isNaN && !isStyleDimDefined(child, crossAxis, f.availableInnerCrossDim)
+                        && f.measureModeCross == .exactly && !(f.isWrap && f.flexBasisOverflows)
+                        && alignItem(node, child) == .stretch {
+                childCrossSize = f.availableInnerCrossDim
+                childCrossMode = .exactly
+            } else if !isStyleDimDefined(child, crossAxis, f.availableInnerCrossDim) {
+                childCrossSize = f.availableInnerCrossDim
+                childCrossMode = childCrossSize.isNaN ? .undefined : .atMost
+            } else {
+                let dim = child.resolvedDimension(crossAxis.dimension)
+                childCrossSize = dim.resolve(f.availableInnerCrossDim) + marginCross
+                let loosePercent = dim.isPercent && f.measureModeCross != .exactly
+                childCrossMode = childCrossSize.isNaN || loosePercent ? .undefined : .exactly
+            }
+            constrainMaxSize(child, mainAxis, f.availableInnerMainDim, f.availableInnerWidth, &childMainMode, &childMainSize)
+            constrainMaxSize(child, crossAxis, f.availableInnerCrossDim, f.availableInnerWidth, &childCrossMode, &childCrossSize)
+            let requiresStretchLayout = !isStyleDimDefined(child, crossAxis, f.availableInnerCrossDim)
+                && alignItem(node, child) == .stretch
+            let childWidth = isMainAxisRow ? childMainSize : childCrossSize
+            let childHeight = isMainAxisRow ? childCrossSize : childMainSize
+            let widthMode = isMainAxisRow ? childMainMode : childCrossMode
+            let heightMode = isMainAxisRow ? childCrossMode : childMainMode
+            try layoutNode(child, childWidth, childHeight, node.layoutDirection, widthMode, heightMode,
+                           f.availableInnerWidth, f.availableInnerHeight, performLayout: f.performLayout && !requiresStretchLayout)
+            if child.hadOverflow { node.hadOverflow = true }
+        }
+        return delta
+    }
+
+    // MARK: Step: main-axis justification
+
+    /// `YGJustifyMainAxis`: positions along the main axis and the line's main and cross sizes.
+    func justifyMainAxis(_ f: YogaContainerFrame, _ line: inout YogaFlexLine, start: Int) {
+        let node = f.node
+        let mainAxis = f.mainAxis
+        let leadingPB = node.leadingPaddingAndBorder(mainAxis, f.ownerWidth)
+        let trailingPB = node.trailingPaddingAndBorder(mainAxis, f.ownerWidth)
+        if f.measureModeMain == .atMost && line.remainingFreeSpace > 0 {
+            let minMain = node.minDimension(mainAxis.dimension).resolve(f.mainAxisOwnerSize)
+            if !minMain.isNaN {
+                let minAvailableMain = minMain - leadingPB - trailingPB
+                let occupied = f.availableInnerMainDim - line.remainingFreeSpace
+                line.remainingFreeSpace = ygMax(0, minAvailableMain - occupied)
+            } else {
+                line.remainingFreeSpace = 0
+            }
+        }
+        var leadingMainDim: Float = 0
+        var betweenMainDim: Float = 0
+        switch node.justifyContent {
+        case .center: leadingMainDim = line.remainingFreeSpace / 2
+        case .flexEnd: leadingMainDim = line.remainingFreeSpace
+        case .spaceBetween:
+            betweenMainDim = line.itemsOnLine > 1 ? ygMax(line.remainingFreeSpace, 0) / Float(line.itemsOnLine - 1) : 0
+        case .spaceAround:
+            betweenMainDim = line.remainingFreeSpace / Float(line.itemsOnLine)
+            leadingMainDim = betweenMainDim / 2
+        case .flexStart: break
+        }
+        line.mainDim = leadingPB + leadingMainDim
+        line.crossDim = 0
+        var maxAscent: Float = 0, maxDescent: Float = 0
+        let baselineLayout = isBaselineLayout(node)
+        let canSkipFlex = !f.performLayout && f.measureModeCross == .exactly
+        for i in start..<line.endOfLineIndex {
+            let child = node.children[i]
+            if child.isAbsolute && child.isLeadingPositionDefined(mainAxis) {
+                if f.performLayout {
+                    child.layoutPosition[mainAxis.leading] = child.leadingPosition(mainAxis, f.availableInnerMainDim)
+                        + node.leadingBorder(mainAxis) + child.leadingMargin(mainAxis, f.availableInnerWidth)
+                }
+            } else if !child.isAbsolute {
+                if f.performLayout {
+                    child.layoutPosition[mainAxis.leading] = child.layoutPosition[mainAxis.leading] + line.mainDim
+                }
+                if canSkipFlex {
+                    line.mainDim += betweenMainDim + child.marginForAxis(mainAxis, f.availableInnerWidth) + child.computedFlexBasis
+                    line.crossDim = f.availableInnerCrossDim
+                } else {
+                    line.mainDim += betweenMainDim + dimWithMargin(child, mainAxis, f.availableInnerWidth)
+                    if baselineLayout {
+                        let ascent = baseline(child) + child.leadingMargin(.column, f.availableInnerWidth)
+                        let descent = child.measuredDimensions.1 + child.marginForAxis(.column, f.availableInnerWidth) - ascent
+                        maxAscent = ygMax(maxAscent, ascent)
+                        maxDescent = ygMax(maxDescent, descent)
+                    } else {
+                        line.crossDim = ygMax(line.crossDim, dimWithMargin(child, f.crossAxis, f.availableInnerWidth))
+                    }
+                }
+            } else if f.performLayout {
+                child.layoutPosition[mainAxis.leading] = child.layoutPosition[mainAxis.leading] + node.leadingBorder(mainAxis) + leadingMainDim
+            }
+        }
+        line.mainDim += trailingPB
+        if baselineLayout { line.crossDim = maxAscent + maxDescent }
+    }
+
+    // MARK: Step: cross-axis sizing and alignment
+
+    /// The line's cross size within the container's, then Yoga's step 7: each child placed
+    /// on the cross axis, stretched children laid out again at the line's cross size.
+    func alignCrossAxis(_ f: YogaContainerFrame, _ line: inout YogaFlexLine, start: Int) throws {
+        let node = f.node
+        let mainAxis = f.mainAxis, crossAxis = f.crossAxis
+        var containerCrossAxis = f.availableInnerCrossDim
+        if f.measureModeCross == .undefined || f.measureModeCross == .atMost {
+            containerCrossAxis = boundAxis(node, crossAxis, line.crossDim + f.paddingAndBorderAxisCross, f.crossAxisOwnerSize,
+                                           f.ownerWidth) - f.paddingAndBorderAxisCross
+        }
+        if !f.isWrap && f.measureModeCross == .exactly { line.crossDim = f.availableInnerCrossDim }
+        line.crossDim = boundAxis(node, crossAxis, line.crossDim + f.paddingAndBorderAxisCross, f.crossAxisOwnerSize, f.ownerWidth)
+            - f.paddingAndBorderAxisCross
+        guard f.performLayout else { return }
+
+        for i in start..<line.endOfLineIndex {
+            let child = node.children[i]
+            if child.isAbsolute {
+                let leadingDefined = child.isLeadingPositionDefined(crossAxis)
+                if leadingDefined {
+                    child.layoutPosition[crossAxis.leading] = child.leadingPosition(crossAxis, f.availableInnerCrossDim)
+                        + node.leadingBorder(crossAxis) + child.leadingMargin(crossAxis, f.availableInnerWidth)
+                }
+                if !leadingDefined || child.layoutPosition[crossAxis.leading].isNaN {
+                    child.layoutPosition[crossAxis.leading] = node.leadingBorder(crossAxis) + child.leadingMargin(crossAxis, f.availableInnerWidth)
+                }
+                continue
+            }
+            var leadingCrossDim = f.leadingPaddingAndBorderCross
+            let align = alignItem(node, child)
+            if align == .stretch {
+                if !isStyleDimDefined(child, crossAxis, f.availableInnerCrossDim) {
+                    var childMainSize = child.measured(mainAxis.dimension)
+                    let ratio = child.aspectRatio
+                    var childCrossSize = !ratio.isNaN
+                        ? child.marginForAxis(crossAxis, f.availableInnerWidth) + (f.isMainAxisRow ? childMainSize / ratio : childMainSize * ratio)
+                        : line.crossDim
+                    childMainSize += child.marginForAxis(mainAxis, f.availableInnerWidth)
+                    var mainMode = YogaMeasureMode.exactly, crossMode = YogaMeasureMode.exactly
+                    constrainMaxSize(child, mainAxis, f.availableInnerMainDim, f.availableInnerWidth, &mainMode, &childMainSize)
+                    constrainMaxSize(child, crossAxis, f.availableInnerCrossDim, f.availableInnerWidth, &crossMode, &childCrossSize)
+                    let childWidth = f.isMainAxisRow ? childMainSize : childCrossSize
+                    let childHeight = f.isMainAxisRow ? childCrossSize : childMainSize
+                    // alignContent is always flexStart: a wrapping container's cross axis does not grow.
+                    let crossDoesNotGrow = f.isWrap
+                    let widthMode: YogaMeasureMode = childWidth.isNaN || (!f.isMainAxisRow && crossDoesNotGrow) ? .undefined : .exactly
+                    let heightMode: YogaMeasureMode = childHeight.isNaN || (f.isMainAxisRow && crossDoesNotGrow) ? .undefined : .exactly
+                    try layoutNode(child, childWidth, childHeight, f.direction, widthMode, heightMode,
+                                   f.availableInnerWidth, f.availableInnerHeight, performLayout: true)
+                }
+            } else {
+                let remaining = containerCrossAxis - dimWithMargin(child, crossAxis, f.availableInnerWidth)
+                if align == .flexStart {
+                } else if align == .center {
+                    leadingCrossDim += remaining / 2
+                } else {
+                    leadingCrossDim += remaining
+                }
+            }
+            child.layoutPosition[crossAxis.leading] = child.layoutPosition[crossAxis.leading] + f.totalLineCrossDim + leadingCrossDim
+        }
+    }
+
+    // MARK: Step: lines (align-content flexStart) and baselines
+
+    /// Yoga's step 8, for wrapping containers and baseline rows: each line as high as its
+    /// tallest child (or its ascent plus descent), children placed within their line.
+    func alignLines(_ f: YogaContainerFrame) throws {
+        let node = f.node
+        guard f.performLayout && (f.isWrap || isBaselineLayout(node)) else { return }
+        let crossAxis = f.crossAxis, mainAxis = f.mainAxis
+        let children = node.children
+        var currentLead = f.leadingPaddingAndBorderCross
+        var endIndex = 0
+        for i in 0..<f.lineCount {
+            let startIndex = endIndex
+            var lineHeight: Float = 0
+            var maxAscent: Float = 0, maxDescent: Float = 0
+            var ii = startIndex
+            while ii < children.count {
+                let child = children[ii]
+                if !child.isAbsolute {
+                    if child.lineIndex != i { break }
+                    if isLayoutDimDefined(child, crossAxis) {
+                        lineHeight = ygMax(lineHeight, child.measured(crossAxis.dimension) + child.marginForAxis(crossAxis, f.availableInnerWidth))
+                    }
+                    if alignItem(node, child) == .baseline {
+                        let ascent = baseline(child) + child.leadingMargin(.column, f.availableInnerWidth)
+                        let descent = child.measuredDimensions.1 + child.marginForAxis(.column, f.availableInnerWidth) - ascent
+                        maxAscent = ygMax(maxAscent, ascent)
+                        maxDescent = ygMax(maxDescent, descent)
+                        lineHeight = ygMax(lineHeight, maxAscent + maxDescent)
+                    }
+                }
+                ii += 1
+            }
+            endIndex = ii
+            for k in startIndex..<endIndex {
+                let child = children[k]
+                if child.isAbsolute { continue }
+                switch alignItem(node, child) {
+                case .flexStart:
+                    child.layoutPosition[crossAxis.leading] = currentLead + child.leadingMargin(crossAxis, f.availableInnerWidth)
+                case .flexEnd:
+                    child.layoutPosition[crossAxis.leading] = currentLead + lineHeight
+                        - child.trailingMargin(crossAxis, f.availableInnerWidth) - child.measured(crossAxis.dimension)
+                case .center:
+                    child.layoutPosition[crossAxis.leading] = currentLead + (lineHeight - child.measured(crossAxis.dimension)) / 2
+                case .stretch:
+                    child.layoutPosition[crossAxis.leading] = currentLead + child.leadingMargin(crossAxis, f.availableInnerWidth)
+                    if !isStyleDimDefined(child, crossAxis, f.availableInnerCrossDim) {
+                        let childWidth = f.isMainAxisRow
+                            ? child.measuredDimensions.0 + child.marginForAxis(mainAxis, f.availableInnerWidth) : lineHeight
+                        // Yoga adds the cross-axis margins here (sic).
+                        let childHeight = !f.isMainAxisRow
+                            ? child.measuredDimensions.1 + child.marginForAxis(crossAxis, f.availableInnerWidth) : lineHeight
+                        if !(ygEqual(childWidth, child.measuredDimensions.0) && ygEqual(childHeight, child.measuredDimensions.1)) {
+                            try layoutNode(child, childWidth, childHeight, f.direction, .exactly, .exactly,
+                                           f.availableInnerWidth, f.availableInnerHeight, performLayout: true)
+                        }
+                    }
+                case .baseline:
+                    child.layoutPosition[YogaEdge.top] = currentLead + maxAscent - baseline(child)
+                        + child.leadingPosition(.column, f.availableInnerCrossDim)
+                case .auto:
+                    break
+                }
+            }
+            currentLead += lineHeight
+        }
+    }
+
+    // MARK: Step: the container's size
+
+    /// Yoga's step 9: the container's measured size from its available size or its lines.
+    func sizeContainer(_ f: YogaContainerFrame) {
+        let node = f.node
+        node.measuredDimensions.0 = boundAxis(node, .row, f.availableWidth - f.marginAxisRow, f.ownerWidth, f.ownerWidth)
+        node.measuredDimensions.1 = boundAxis(node, .column, f.availableHeight - f.marginAxisColumn, f.ownerHeight, f.ownerWidth)
+        if f.measureModeMain == .undefined || f.measureModeMain == .atMost {
+            node.setMeasured(f.mainAxis.dimension, boundAxis(node, f.mainAxis, f.maxLineMainDim, f.mainAxisOwnerSize, f.ownerWidth))
+        }
+        if f.measureModeCross == .undefined || f.measureModeCross == .atMost {
+            node.setMeasured(f.crossAxis.dimension, boundAxis(node, f.crossAxis, f.totalLineCrossDim + f.paddingAndBorderAxisCross,
+                                                              f.crossAxisOwnerSize, f.ownerWidth))
+        }
+    }
+
+    /// wrapReverse: lines were placed in order; mirror them on the cross axis.
+    func reverseWrappedLines(_ f: YogaContainerFrame) {
+        guard f.node.wrap == .wrapReverse else { return }
+        let crossAxis = f.crossAxis
+        let size = f.node.measured(crossAxis.dimension)
+        for child in f.node.children where !child.isAbsolute {
+            child.layoutPosition[crossAxis.leading] = size - child.layoutPosition[crossAxis.leading] - child.measured(crossAxis.dimension)
+        }
+    }
+}

@@ -1,0 +1,389 @@
+/// The Yoga tree the engine lays out: one `YogaNode` per display node of a Yoga tree, holding
+/// the node's style as Yoga stores it (floats, percentages, undefined) and Yoga's per-node
+/// layout state (measured sizes, positions, computed flex basis and the measurement caches),
+/// which lives as long as the tree: a Yoga root keeps its tree for the whole request (§2).
+///
+/// Undefined is NaN, as in Yoga; arithmetic with it stays undefined.
+
+/// `YGMeasureMode`.
+enum YogaMeasureMode: Int8 { case undefined = 0, exactly = 1, atMost = 2 }
+
+/// `YGFlexDirection`, resolved against the layout direction where Yoga does so.
+enum YogaAxis: Int {
+    case column = 0, columnReverse = 1, row = 2, rowReverse = 3
+    @inline(__always) var isRow: Bool { rawValue >= 2 }
+    @inline(__always) var isColumn: Bool { rawValue < 2 }
+    @inline(__always) var isReverse: Bool { self == .columnReverse || self == .rowReverse }
+    /// The physical edge (`YogaEdge`) the axis starts from and ends at.
+    @inline(__always) var leading: Int {
+        switch self { case .column: return YogaEdge.top; case .columnReverse: return YogaEdge.bottom
+        case .row: return YogaEdge.left; case .rowReverse: return YogaEdge.right }
+    }
+    @inline(__always) var trailing: Int {
+        switch self { case .column: return YogaEdge.bottom; case .columnReverse: return YogaEdge.top
+        case .row: return YogaEdge.right; case .rowReverse: return YogaEdge.left }
+    }
+    /// 0 = width, 1 = height.
+    @inline(__always) var dimension: Int { isRow ? 0 : 1 }
+
+    /// `YGResolveFlexDirection`: rows swap under RTL.
+    @inline(__always) func resolved(_ direction: YogaResolvedDirection) -> YogaAxis {
+        guard direction == .rtl else { return self }
+        switch self {
+        case .row: return .rowReverse
+        case .rowReverse: return .row
+        default: return self
+        }
+    }
+    /// `YGFlexDirectionCross`.
+    @inline(__always) func cross(_ direction: YogaResolvedDirection) -> YogaAxis {
+        isColumn ? YogaAxis.row.resolved(direction) : .column
+    }
+}
+
+/// Physical edges of the layout arrays.
+enum YogaEdge {
+    static let left = 0, top = 1, right = 2, bottom = 3
+}
+
+/// `YGDirection` as passed between nodes: inherit only at the root call.
+enum YogaResolvedDirection: Int8 { case inherit = 0, ltr = 1, rtl = 2 }
+
+/// `YGAlign`, the values Texture can set.
+enum YogaAlign: Int8 { case auto, flexStart, center, flexEnd, stretch, baseline }
+
+/// `YGJustify`, the values Texture can set.
+enum YogaJustify: Int8 { case flexStart, center, flexEnd, spaceBetween, spaceAround }
+
+/// `YGValue` as Texture writes it: auto and unset are both undefined here (Yoga treats
+/// them alike for every property Texture can set).
+enum YogaValue: Equatable {
+    case undefined
+    case point(Float)
+    case percent(Float)
+
+    init(_ d: Dimension?) {
+        switch d {
+        case nil, .auto?: self = .undefined
+        case .points(let v)?: self = .point(yogaFloat(v))
+        case .fraction(let f)?: self = .percent(Float(f * 100))
+        }
+    }
+
+    var isUndefined: Bool { if case .undefined = self { return true } else { return false } }
+    var isPercent: Bool { if case .percent = self { return true } else { return false } }
+
+    /// `YGResolveValue`.
+    @inline(__always) func resolve(_ ownerSize: Float) -> Float {
+        switch self {
+        case .undefined: return .nan
+        case .point(let v): return v
+        case .percent(let p): return p * ownerSize * 0.01
+        }
+    }
+}
+
+/// `yogaFloatForCGFloat`: a float, or undefined for values at or above CGFLOAT_MAX/2.
+@inline(__always) func yogaFloat(_ v: Double) -> Float {
+    v < cgFloatMax / 2 ? Float(v) : .nan
+}
+
+/// Yoga's float helpers: a maximum/minimum that ignores an undefined side, and equality
+/// within 1e-4 (two undefined values are equal).
+@inline(__always) func ygMax(_ a: Float, _ b: Float) -> Float {
+    if !a.isNaN && !b.isNaN { return Swift.max(a, b) }
+    return a.isNaN ? b : a
+}
+@inline(__always) func ygMin(_ a: Float, _ b: Float) -> Float {
+    if !a.isNaN && !b.isNaN { return Swift.min(a, b) }
+    return a.isNaN ? b : a
+}
+@inline(__always) func ygEqual(_ a: Float, _ b: Float) -> Bool {
+    if !a.isNaN && !b.isNaN { return abs(a - b) < 0.0001 }
+    return a.isNaN && b.isNaN
+}
+
+/// One kind of edges (margin, padding, border or position) as Texture sets them.
+struct YogaEdgeValues {
+    var left = YogaValue.undefined, top = YogaValue.undefined, right = YogaValue.undefined, bottom = YogaValue.undefined
+    var start = YogaValue.undefined, end = YogaValue.undefined
+    var horizontal = YogaValue.undefined, vertical = YogaValue.undefined, all = YogaValue.undefined
+
+    init() {}
+    init(_ e: YogaEdges) {
+        left = YogaValue(e.left); top = YogaValue(e.top); right = YogaValue(e.right); bottom = YogaValue(e.bottom)
+        start = YogaValue(e.start); end = YogaValue(e.end)
+        horizontal = YogaValue(e.horizontal); vertical = YogaValue(e.vertical); all = YogaValue(e.all)
+    }
+
+    @inline(__always) func physical(_ edge: Int) -> YogaValue {
+        switch edge {
+        case YogaEdge.left: return left
+        case YogaEdge.top: return top
+        case YogaEdge.right: return right
+        default: return bottom
+        }
+    }
+
+    /// The value of one side of `axis` (§6): on a row, `start`/`end` first, then the
+    /// physical side, `horizontal`, `all`; on a column the physical side, `vertical`, `all`.
+    @inline(__always) func side(_ axis: YogaAxis, leading: Bool) -> YogaValue {
+        let edge = leading ? axis.leading : axis.trailing
+        if axis.isRow {
+            let logical = leading ? start : end
+            if !logical.isUndefined { return logical }
+            let p = physical(edge)
+            if !p.isUndefined { return p }
+            if !horizontal.isUndefined { return horizontal }
+            return all
+        }
+        let p = physical(edge)
+        if !p.isUndefined { return p }
+        if !vertical.isUndefined { return vertical }
+        return all
+    }
+}
+
+/// One cached measurement (`YGCachedMeasurement`).
+struct YogaCacheEntry {
+    var availableWidth: Float = -1
+    var availableHeight: Float = -1
+    var widthMode: Int8 = -1
+    var heightMode: Int8 = -1
+    var computedWidth: Float = -1
+    var computedHeight: Float = -1
+}
+
+/// Four floats, one per physical edge.
+struct YogaFloat4 {
+    var v = (Float(0), Float(0), Float(0), Float(0))
+    @inline(__always) subscript(_ i: Int) -> Float {
+        get { switch i { case 0: return v.0; case 1: return v.1; case 2: return v.2; default: return v.3 } }
+        set { switch i { case 0: v.0 = newValue; case 1: v.1 = newValue; case 2: v.2 = newValue; default: v.3 = newValue } }
+    }
+}
+
+/// A node of a Yoga tree: its style and its layout state.
+final class YogaNode {
+    /// The display node this Yoga node stands for.
+    let element: DisplayNode
+    let children: [YogaNode]
+    /// Whether it has a Yoga parent (Yoga's owner).
+    let hasOwner: Bool
+    /// A measured leaf: Texture's measure and baseline functions are set (§5).
+    let hasMeasure: Bool
+    /// The alignItems of the Yoga parent as Texture sees it, for the baseline function (§5.2).
+    let parentAlignItems: StackLayoutAlignItems?
+
+    // Style.
+    let flexDirection: YogaAxis
+    let direction: YogaResolvedDirection
+    let justifyContent: YogaJustify
+    let alignItems: YogaAlign
+    let alignSelf: YogaAlign
+    let wrap: YogaWrap
+    let isAbsolute: Bool
+    let margin: YogaEdgeValues
+    let padding: YogaEdgeValues
+    let border: YogaEdgeValues
+    let position: YogaEdgeValues
+    let dimensions: (YogaValue, YogaValue)
+    /// Min sizes; the root's are overwritten before each pass (§2).
+    var minDimensions: (YogaValue, YogaValue)
+    let maxDimensions: (YogaValue, YogaValue)
+    let flexBasis: YogaValue
+    let flexGrow: Float
+    let flexShrink: Float
+    let aspectRatio: Float
+
+    // Layout state (`YGLayout`).
+    var layoutPosition = YogaFloat4()
+    var layoutDimensions: (Float, Float) = (.nan, .nan)
+    var measuredDimensions: (Float, Float) = (.nan, .nan)
+    var layoutDirection = YogaResolvedDirection.inherit
+    var computedFlexBasis: Float = .nan
+    var lineIndex = 0
+    var isDirty = true
+    var generation = 0
+    var lastOwnerDirection: Int8 = -1
+    var cachedLayout = YogaCacheEntry()
+    var cachedMeasurements = [YogaCacheEntry](repeating: YogaCacheEntry(), count: YogaNode.maxCachedMeasurements)
+    var nextCachedMeasurement = 0
+    var hadOverflow = false
+    /// The last layout the measure function got for this leaf (its baseline metrics).
+    var lastMeasuredLayout: Layout?
+
+    static let maxCachedMeasurements = 16
+
+    init(_ element: DisplayNode, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?) {
+        self.element = element
+        self.hasOwner = hasOwner
+        self.parentAlignItems = parentAlignItems
+        let y = element.yogaStyle ?? YogaStyle()
+        let s = element.style
+        hasMeasure = element.yogaChildren.isEmpty && element.isMeasuredYogaLeaf
+        switch y.flexDirection {
+        case .vertical: flexDirection = .column
+        case .verticalReverse: flexDirection = .columnReverse
+        case .horizontal: flexDirection = .row
+        case .horizontalReverse: flexDirection = .rowReverse
+        }
+        switch y.direction {
+        case .inherit: direction = .inherit
+        case .ltr: direction = .ltr
+        case .rtl: direction = .rtl
+        }
+        switch y.justifyContent {
+        case .start: justifyContent = .flexStart
+        case .center: justifyContent = .center
+        case .end: justifyContent = .flexEnd
+        case .spaceBetween: justifyContent = .spaceBetween
+        case .spaceAround: justifyContent = .spaceAround
+        }
+        switch y.alignItems {
+        case .start: alignItems = .flexStart
+        case .end: alignItems = .flexEnd
+        case .center: alignItems = .center
+        case .stretch: alignItems = .stretch
+        case .baselineFirst, .baselineLast: alignItems = .baseline
+        }
+        switch s.alignSelf {
+        case .auto: alignSelf = .auto
+        case .start: alignSelf = .flexStart
+        case .end: alignSelf = .flexEnd
+        case .center: alignSelf = .center
+        case .stretch: alignSelf = .stretch
+        }
+        wrap = y.flexWrap
+        isAbsolute = y.positionType == .absolute
+        margin = YogaEdgeValues(y.margin)
+        padding = YogaEdgeValues(y.padding)
+        border = YogaEdgeValues(y.border)
+        position = YogaEdgeValues(y.position)
+        dimensions = (YogaValue(s.width), YogaValue(s.height))
+        minDimensions = (YogaValue(s.minWidth), YogaValue(s.minHeight))
+        maxDimensions = (YogaValue(s.maxWidth), YogaValue(s.maxHeight))
+        flexBasis = YogaValue(s.flexBasis)
+        flexGrow = Float(s.flexGrow)
+        flexShrink = Float(s.flexShrink)
+        if let r = y.aspectRatio, Float(r) > Float.ulpOfOne { aspectRatio = Float(r) } else { aspectRatio = .nan }
+        let childAlign = y.alignItems
+        children = element.yogaChildren.map { YogaNode($0, hasOwner: true, parentAlignItems: childAlign) }
+    }
+
+    // MARK: Style accessors (`YGNode`)
+
+    @inline(__always) func minDimension(_ d: Int) -> YogaValue { d == 0 ? minDimensions.0 : minDimensions.1 }
+    @inline(__always) func maxDimension(_ d: Int) -> YogaValue { d == 0 ? maxDimensions.0 : maxDimensions.1 }
+    @inline(__always) func measured(_ d: Int) -> Float { d == 0 ? measuredDimensions.0 : measuredDimensions.1 }
+    @inline(__always) func setMeasured(_ d: Int, _ v: Float) { if d == 0 { measuredDimensions.0 = v } else { measuredDimensions.1 = v } }
+
+    /// `resolveDimension`: a max equal to the min stands for the size.
+    @inline(__always) func resolvedDimension(_ d: Int) -> YogaValue {
+        let mx = maxDimension(d)
+        if !mx.isUndefined && mx == minDimension(d) { return mx }
+        return d == 0 ? dimensions.0 : dimensions.1
+    }
+
+    /// `resolveDirection`.
+    @inline(__always) func resolveDirection(_ owner: YogaResolvedDirection) -> YogaResolvedDirection {
+        if direction == .inherit { return owner.rawValue > 0 ? owner : .ltr }
+        return direction
+    }
+
+    @inline(__always) var resolvedFlexGrow: Float { hasOwner ? flexGrow : 0 }
+    @inline(__always) var resolvedFlexShrink: Float { hasOwner ? flexShrink : 0 }
+    @inline(__always) var isFlexible: Bool { !isAbsolute && (resolvedFlexGrow != 0 || resolvedFlexShrink != 0) }
+
+    /// `resolveFlexBasisPtr`: auto unless set (Texture never sets `flex`).
+    @inline(__always) var resolvedFlexBasis: YogaValue { flexBasis }
+
+    // MARK: Edges
+
+    @inline(__always) func leadingMargin(_ axis: YogaAxis, _ widthSize: Float) -> Float {
+        let v = margin.side(axis, leading: true)
+        return v.isUndefined ? 0 : v.resolve(widthSize)
+    }
+    @inline(__always) func trailingMargin(_ axis: YogaAxis, _ widthSize: Float) -> Float {
+        let v = margin.side(axis, leading: false)
+        return v.isUndefined ? 0 : v.resolve(widthSize)
+    }
+    @inline(__always) func marginForAxis(_ axis: YogaAxis, _ widthSize: Float) -> Float {
+        leadingMargin(axis, widthSize) + trailingMargin(axis, widthSize)
+    }
+    @inline(__always) func leadingPadding(_ axis: YogaAxis, _ widthSize: Float) -> Float {
+        let v = padding.side(axis, leading: true)
+        return v.isUndefined ? 0 : ygMax(v.resolve(widthSize), 0)
+    }
+    @inline(__always) func trailingPadding(_ axis: YogaAxis, _ widthSize: Float) -> Float {
+        let v = padding.side(axis, leading: false)
+        return v.isUndefined ? 0 : ygMax(v.resolve(widthSize), 0)
+    }
+    @inline(__always) func leadingBorder(_ axis: YogaAxis) -> Float {
+        let v = border.side(axis, leading: true)
+        if case .point(let p) = v { return ygMax(p, 0) }
+        return 0
+    }
+    @inline(__always) func trailingBorder(_ axis: YogaAxis) -> Float {
+        let v = border.side(axis, leading: false)
+        if case .point(let p) = v { return ygMax(p, 0) }
+        return 0
+    }
+    @inline(__always) func leadingPaddingAndBorder(_ axis: YogaAxis, _ widthSize: Float) -> Float {
+        leadingPadding(axis, widthSize) + leadingBorder(axis)
+    }
+    @inline(__always) func trailingPaddingAndBorder(_ axis: YogaAxis, _ widthSize: Float) -> Float {
+        trailingPadding(axis, widthSize) + trailingBorder(axis)
+    }
+    /// `YGNodePaddingAndBorderForAxis`.
+    @inline(__always) func paddingAndBorder(_ axis: YogaAxis, _ widthSize: Float) -> Float {
+        leadingPaddingAndBorder(axis, widthSize) + trailingPaddingAndBorder(axis, widthSize)
+    }
+
+    @inline(__always) func isLeadingPositionDefined(_ axis: YogaAxis) -> Bool { !position.side(axis, leading: true).isUndefined }
+    @inline(__always) func isTrailingPositionDefined(_ axis: YogaAxis) -> Bool { !position.side(axis, leading: false).isUndefined }
+    /// Unset sides are 0.
+    @inline(__always) func leadingPosition(_ axis: YogaAxis, _ axisSize: Float) -> Float {
+        let v = position.side(axis, leading: true)
+        return v.isUndefined ? 0 : v.resolve(axisSize)
+    }
+    @inline(__always) func trailingPosition(_ axis: YogaAxis, _ axisSize: Float) -> Float {
+        let v = position.side(axis, leading: false)
+        return v.isUndefined ? 0 : v.resolve(axisSize)
+    }
+    /// `relativePosition`: the leading offset, else minus the trailing one.
+    @inline(__always) func relativePosition(_ axis: YogaAxis, _ axisSize: Float) -> Float {
+        if isLeadingPositionDefined(axis) { return leadingPosition(axis, axisSize) }
+        let t = position.side(axis, leading: false)
+        if t.isUndefined { return 0 }
+        return -t.resolve(axisSize)
+    }
+
+    /// `setPosition`: margins plus relative offsets on the node's own axes.
+    func setPosition(_ direction: YogaResolvedDirection, mainSize: Float, crossSize: Float, ownerWidth: Float) {
+        let dir = hasOwner ? direction : .ltr
+        let mainAxis = flexDirection.resolved(dir)
+        let crossAxis = mainAxis.cross(dir)
+        let relMain = relativePosition(mainAxis, mainSize)
+        let relCross = relativePosition(crossAxis, crossSize)
+        layoutPosition[mainAxis.leading] = leadingMargin(mainAxis, ownerWidth) + relMain
+        layoutPosition[mainAxis.trailing] = trailingMargin(mainAxis, ownerWidth) + relMain
+        layoutPosition[crossAxis.leading] = leadingMargin(crossAxis, ownerWidth) + relCross
+        layoutPosition[crossAxis.trailing] = trailingMargin(crossAxis, ownerWidth) + relCross
+    }
+
+    /// `markDirtyAndPropagate` for the root (it has no owner).
+    func markDirty() {
+        if !isDirty {
+            isDirty = true
+            computedFlexBasis = .nan
+        }
+    }
+}
+
+extension DisplayNode {
+    /// A Yoga leaf with a layout method of its own (§1): anything but a bare node.
+    var isMeasuredYogaLeaf: Bool {
+        layoutSpec != nil || intrinsicSize != nil || type(of: self) != DisplayNode.self
+    }
+}

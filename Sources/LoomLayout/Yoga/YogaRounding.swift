@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Yoga's rounding to the pixel grid at the end of a pass (yoga-engine.md §4.1).
+enum YogaRounding {
+    /// `YGRoundValueToPixelGrid`: in doubles, values within 1e-4 of a pixel count as on it;
+    /// otherwise forced ceil, forced floor, or half up. The result is a float.
+    static func roundValue(_ value: Double, _ scale: Double, ceil forceCeil: Bool, floor forceFloor: Bool) -> Float {
+        var scaled = value * scale
+        var fraction = fmod(scaled, 1.0)
+        if fraction < 0 { fraction += 1 }
+        if doubleEqual(fraction, 0) {
+            scaled -= fraction
+        } else if doubleEqual(fraction, 1) {
+            scaled = scaled - fraction + 1
+        } else if forceCeil {
+            scaled = scaled - fraction + 1
+        } else if forceFloor {
+            scaled -= fraction
+        } else {
+            scaled = scaled - fraction + (!fraction.isNaN && (fraction > 0.5 || doubleEqual(fraction, 0.5)) ? 1 : 0)
+        }
+        return scaled.isNaN || scale.isNaN ? .nan : Float(scaled / scale)
+    }
+
+    @inline(__always) static func doubleEqual(_ a: Double, _ b: Double) -> Bool {
+        if !a.isNaN && !b.isNaN { return abs(a - b) < 0.0001 }
+        return a.isNaN && b.isNaN
+    }
+
+    /// `YGRoundToPixelGrid`: left/top rounded on their own, sizes as the difference of the
+    /// rounded absolute edges; measured ("text") nodes floor their origin and ceil a far
+    /// edge that has a fraction.
+    static func roundTree(_ node: YogaNode, scale: Double, absoluteLeft: Double, absoluteTop: Double) {
+        guard scale != 0 else { return }
+        let left = Double(node.layoutPosition[YogaEdge.left])
+        let top = Double(node.layoutPosition[YogaEdge.top])
+        let width = Double(node.layoutDimensions.0)
+        let height = Double(node.layoutDimensions.1)
+        let absLeft = absoluteLeft + left
+        let absTop = absoluteTop + top
+        let absRight = absLeft + width
+        let absBottom = absTop + height
+        let text = node.hasMeasure
+        node.layoutPosition[YogaEdge.left] = roundValue(left, scale, ceil: false, floor: text)
+        node.layoutPosition[YogaEdge.top] = roundValue(top, scale, ceil: false, floor: text)
+        let wFraction = fmod(width * scale, 1.0)
+        let hFraction = fmod(height * scale, 1.0)
+        let fractionalWidth = !doubleEqual(wFraction, 0) && !doubleEqual(wFraction, 1)
+        let fractionalHeight = !doubleEqual(hFraction, 0) && !doubleEqual(hFraction, 1)
+        node.layoutDimensions.0 = roundValue(absRight, scale, ceil: text && fractionalWidth, floor: text && !fractionalWidth)
+            - roundValue(absLeft, scale, ceil: false, floor: text)
+        node.layoutDimensions.1 = roundValue(absBottom, scale, ceil: text && fractionalHeight, floor: text && !fractionalHeight)
+            - roundValue(absTop, scale, ceil: false, floor: text)
+        for child in node.children {
+            roundTree(child, scale: scale, absoluteLeft: absLeft, absoluteTop: absTop)
+        }
+    }
+}
