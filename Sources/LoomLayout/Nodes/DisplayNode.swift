@@ -13,8 +13,13 @@ open class DisplayNode: LayoutElement {
     }
     /// The Yoga tree of a Yoga root, kept for the request (`YogaTree`).
     var yogaTree: AnyObject?
-    /// The Yoga style fields; nil = all defaults.
-    public var yogaStyle: YogaStyle? = nil
+    /// The Yoga style fields; nil = all defaults. Kept in a box: few nodes have one, and it
+    /// is large (about 600 bytes), which every node would otherwise carry.
+    public var yogaStyle: YogaStyle? {
+        get { yogaStyleBox?.style }
+        set { yogaStyleBox = newValue.map(YogaStyleBox.init) }
+    }
+    private var yogaStyleBox: YogaStyleBox?
 
     public init(layoutSpec: LayoutElement? = nil, intrinsicSize: Size? = nil,
                 style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
@@ -59,4 +64,10 @@ public final class ImageNode: DisplayNode {
         self.url = url
         super.init(intrinsicSize: intrinsicSize, style: style, id: id)
     }
+}
+
+/// A node's Yoga style, out of line.
+private final class YogaStyleBox {
+    let style: YogaStyle
+    init(_ style: YogaStyle) { self.style = style }
 }
