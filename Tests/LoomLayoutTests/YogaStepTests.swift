@@ -249,3 +249,32 @@ final class YogaStepTests: XCTestCase {
         XCTAssertLessThan(budget.spent.measurements, 200 * 20)
     }
 }
+
+final class YogaMixedEngineTests: XCTestCase {
+    func testYogaRootInsideAMeasuredLeafsOwnLayout() {
+        // The leaf is measured through its inset (atMost 200×100 → the inner root gets
+        // [0…190]×[0…90], exact on both axes by §2.3 → 190×90 → leaf 200×100), then laid
+        // out again at 200×100 (§5.4): the inner root sits at (5, 5) with its boxes in a row.
+        let inner = ynode({ _, y in y.flexDirection = .horizontal }, children: [
+            ynode { s, _ in s.width = .points(10); s.height = .points(10) },
+            ynode { s, _ in s.width = .points(10); s.height = .points(10) }])
+        let leaf = ynode(spec: InsetLayoutSpec(insets: EdgeInsets(top: 5, left: 5, bottom: 5, right: 5), child: inner))
+        let root = ynode({ _, y in y.flexDirection = .horizontal; y.alignItems = .start }, children: [leaf])
+        let l = rootLayout(root, exact(200, 100))
+        XCTAssertEqual(frames(l), [[0, 0, 200, 100]])
+        let insetLayout = l.sublayouts[0].layout.sublayouts[0].layout
+        XCTAssertEqual(frames(insetLayout), [[5, 5, 190, 90]])
+        XCTAssertEqual(frames(insetLayout.sublayouts[0].layout), [[0, 0, 10, 10], [10, 0, 10, 10]])
+    }
+
+    func testYogaRootsFlexedByAStackKeepTheirLayouts() {
+        // A horizontal stack measures its Yoga children more than once (flex pass): each
+        // Yoga root is 100 wide by style, shrinks are 0, so they stay 100 and overflow 150.
+        let make = { ynode({ s, y in s.width = .points(100); y.flexDirection = .horizontal }, children: [
+            ynode { s, _ in s.width = .points(30); s.height = .points(20) }]) }
+        let stack = StackLayoutSpec(direction: .horizontal, children: [make(), make()])
+        let l = rootLayout(stack, range(150, 0, 150, inf))
+        XCTAssertEqual(frames(l), [[0, 0, 100, 20], [100, 0, 100, 20]])
+        XCTAssertEqual(frames(l.sublayouts[1].layout), [[0, 0, 30, 20]])
+    }
+}

@@ -135,6 +135,8 @@ open class LayoutElement {
     /// Calls answered from the shared subtree cache while the element was fresh: measured
     /// again, in order, before the next call that computes.
     private var pathReplay: [(SizeRange, Size)] = []
+    /// Every layout returned, kept as `remember` keeps them (callers may hold them unretained).
+    private var pathKept: [Layout] = []
 
     private func pathDependentLayoutThatFits(_ constrained: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
         if let last = pathLast, last.constrained == constrained, last.parentSize == parentSize { return last.layout }
@@ -146,6 +148,7 @@ open class LayoutElement {
             if let hit = cache.layout(for: key) {
                 guard context.charge(hit.cost, at: self) else { return context.placeholder }
                 pathLast = (constrained, parentSize, hit.layout)
+                pathKept.append(hit.layout)
                 pathReplay.append((constrained, parentSize))
                 return hit.layout
             }
@@ -162,6 +165,7 @@ open class LayoutElement {
             }
             context.noteComputed()
             pathLast = (constrained, parentSize, computed)
+            pathKept.append(computed)
             return computed
         }
         if !pathReplay.isEmpty {
@@ -174,6 +178,7 @@ open class LayoutElement {
         if context.isStopped { return context.placeholder }
         context.noteComputed()
         pathLast = (constrained, parentSize, layout)
+        pathKept.append(layout)
         return layout
     }
 
@@ -181,6 +186,7 @@ open class LayoutElement {
     public func resetMemo() {
         pathLast = nil
         pathReplay = []
+        pathKept = []
         memoKey0 = nil; memoLayout0 = nil; memoKey1 = nil; memoLayout1 = nil
         memoKeys.removeAll(keepingCapacity: true)
         memoLayouts.removeAll(keepingCapacity: true)

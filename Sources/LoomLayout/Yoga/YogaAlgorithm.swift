@@ -127,8 +127,36 @@ final class YogaLayoutPass {
         if !needToVisit, let cached {
             node.measuredDimensions = (cached.computedWidth, cached.computedHeight)
         } else {
-            try layoutImpl(node, availableWidth, availableHeight, ownerDirection, widthMode, heightMode,
-                           ownerWidth, ownerHeight, performLayout: performLayout)
+            if !performLayout && !node.children.isEmpty {
+                // Likewise for a measurement.
+                let key = YogaLayoutKey(availableWidth, availableHeight, ownerWidth, ownerHeight, widthMode, heightMode, ownerDirection)
+                if node.layoutMemoGeneration == generation, let record = node.measureMemo[key] {
+                    node.measuredDimensions = record.measured
+                    for (i, child) in node.children.enumerated() { child.lineIndex = record.childLines[i] }
+                } else {
+                    try layoutImpl(node, availableWidth, availableHeight, ownerDirection, widthMode, heightMode,
+                                   ownerWidth, ownerHeight, performLayout: false)
+                    startMemo(node)
+                    node.measureMemo[key] = YogaMeasureRecord(measured: node.measuredDimensions, childLines: node.children.map { $0.lineIndex })
+                }
+            } else if performLayout && !node.children.isEmpty {
+                // A full layout this pass already computed with the same inputs gives the same
+                // result: its record is restored instead (Yoga recomputes, exponentially on
+                // deep nests that alternate layouts).
+                let key = YogaLayoutKey(availableWidth, availableHeight, ownerWidth, ownerHeight, widthMode, heightMode, ownerDirection)
+                if node.layoutMemoGeneration == generation, let record = node.layoutMemo[key] {
+                    restore(node, record)
+                } else {
+                    try layoutImpl(node, availableWidth, availableHeight, ownerDirection, widthMode, heightMode,
+                                   ownerWidth, ownerHeight, performLayout: true)
+                    startMemo(node)
+                    node.layoutMemo[key] = record(node)
+                }
+                node.lastLayoutKey = key
+            } else {
+                try layoutImpl(node, availableWidth, availableHeight, ownerDirection, widthMode, heightMode,
+                               ownerWidth, ownerHeight, performLayout: performLayout)
+            }
             node.lastOwnerDirection = ownerDirection.rawValue
             if cached == nil {
                 if node.nextCachedMeasurement == YogaNode.maxCachedMeasurements { node.nextCachedMeasurement = 0 }
@@ -149,6 +177,39 @@ final class YogaLayoutPass {
         }
         node.generation = generation
         return needToVisit || cached == nil
+    }
+
+    /// The memos hold this pass's results only.
+    @inline(__always) private func startMemo(_ node: YogaNode) {
+        if node.layoutMemoGeneration != generation {
+            node.layoutMemo.removeAll(keepingCapacity: true)
+            node.measureMemo.removeAll(keepingCapacity: true)
+            node.layoutMemoGeneration = generation
+        }
+    }
+
+    private func record(_ node: YogaNode) -> YogaLayoutRecord {
+        YogaLayoutRecord(measured: node.measuredDimensions, direction: node.layoutDirection, hadOverflow: node.hadOverflow,
+                         childPositions: node.children.map { $0.layoutPosition }, childKeys: node.children.map { $0.lastLayoutKey },
+                         childLines: node.children.map { $0.lineIndex })
+    }
+
+    /// Puts a node's subtree back as a recorded full layout left it, down to the children
+    /// whose last full layout already had the recorded inputs.
+    private func restore(_ node: YogaNode, _ record: YogaLayoutRecord) {
+        node.measuredDimensions = record.measured
+        node.layoutDirection = record.direction
+        node.hadOverflow = record.hadOverflow
+        for (i, child) in node.children.enumerated() {
+            child.layoutPosition = record.childPositions[i]
+            child.lineIndex = record.childLines[i]
+            guard let key = record.childKeys[i], child.lastLayoutKey != key else { continue }
+            if child.layoutMemoGeneration == generation, let r = child.layoutMemo[key] {
+                restore(child, r)
+                child.layoutDimensions = child.measuredDimensions
+                child.lastLayoutKey = key
+            }
+        }
     }
 
     /// `YGNodeCanUseCachedMeasurement` (sizes compared on the pixel grid).

@@ -210,6 +210,14 @@ final class YogaNode {
     var cachedMeasurements = [YogaCacheEntry](repeating: YogaCacheEntry(), count: YogaNode.maxCachedMeasurements)
     var nextCachedMeasurement = 0
     var hadOverflow = false
+    /// Full layouts computed in the current pass by their inputs (`YogaLayoutPass.replay`).
+    var layoutMemo: [YogaLayoutKey: YogaLayoutRecord] = [:]
+    /// Measurements (no layout) computed in the current pass by their inputs.
+    var measureMemo: [YogaLayoutKey: YogaMeasureRecord] = [:]
+    var layoutMemoGeneration = 0
+    /// The inputs of this node's last full layout.
+    var lastLayoutKey: YogaLayoutKey?
+
     /// The last layout the measure function got for this leaf (its baseline metrics).
     var lastMeasuredLayout: Layout?
 
@@ -386,4 +394,39 @@ extension DisplayNode {
     var isMeasuredYogaLeaf: Bool {
         layoutSpec != nil || intrinsicSize != nil || type(of: self) != DisplayNode.self
     }
+}
+
+/// The inputs of one call that lays a node out (bitwise).
+struct YogaLayoutKey: Hashable {
+    let bits: (UInt32, UInt32, UInt32, UInt32)
+    let modes: Int16
+    let direction: Int8
+    init(_ aw: Float, _ ah: Float, _ ow: Float, _ oh: Float, _ wm: YogaMeasureMode, _ hm: YogaMeasureMode, _ d: YogaResolvedDirection) {
+        bits = (aw.bitPattern, ah.bitPattern, ow.bitPattern, oh.bitPattern)
+        modes = Int16(wm.rawValue) << 8 | Int16(hm.rawValue)
+        direction = d.rawValue
+    }
+    static func == (a: YogaLayoutKey, b: YogaLayoutKey) -> Bool {
+        a.bits == b.bits && a.modes == b.modes && a.direction == b.direction
+    }
+    func hash(into h: inout Hasher) {
+        h.combine(bits.0); h.combine(bits.1); h.combine(bits.2); h.combine(bits.3); h.combine(modes); h.combine(direction)
+    }
+}
+
+/// What a full layout of a node left: its size and direction, its children's positions and
+/// the inputs of their own last full layouts.
+struct YogaLayoutRecord {
+    let measured: (Float, Float)
+    let direction: YogaResolvedDirection
+    let hadOverflow: Bool
+    let childPositions: [YogaFloat4]
+    let childKeys: [YogaLayoutKey?]
+    let childLines: [Int]
+}
+
+/// What a measurement of a container left: its size and its children's line numbers.
+struct YogaMeasureRecord {
+    let measured: (Float, Float)
+    let childLines: [Int]
 }
