@@ -421,6 +421,8 @@ struct YogaLayoutRecord {
     let direction: YogaResolvedDirection
     let hadOverflow: Bool
     let childPositions: [YogaFloat4]
+    /// The children's sizes then (leaves have no record of their own).
+    let childSizes: [(Float, Float)]
     let childKeys: [YogaLayoutKey?]
     let childLines: [Int]
 }
