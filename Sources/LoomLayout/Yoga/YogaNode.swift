@@ -65,7 +65,9 @@ enum YogaValue: Equatable {
     init(_ d: Dimension?) {
         switch d {
         case nil, .auto?: self = .undefined
-        case .points(let v)?: self = .point(yogaFloat(v))
+        case .points(let v)?:
+            let f = yogaFloat(v)
+            self = f.isNaN ? .undefined : .point(f)
         case .fraction(let f)?: self = .percent(Float(f * 100))
         }
     }
