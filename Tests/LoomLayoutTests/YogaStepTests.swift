@@ -278,3 +278,23 @@ final class YogaMixedEngineTests: XCTestCase {
         XCTAssertEqual(frames(l.sublayouts[1].layout), [[0, 0, 30, 20]])
     }
 }
+
+final class YogaPathDependenceTests: XCTestCase {
+    func testFlexBasisComputedWhileTheMainSizeWasUndefinedIsKept() {
+        // §2 "Repeated measurement": measured first in [0…∞]², the child's points flexBasis 50
+        // is skipped (main size undefined) and its basis is its content, 0; Yoga keeps that
+        // computed basis, so the next pass at exactly 100×10 leaves it 0 wide. A fresh tree
+        // measured at 100×10 at once gives 50.
+        func make() -> DisplayNode {
+            ynode({ _, y in y.flexDirection = .horizontal }, children: [
+                ynode { s, _ in s.flexBasis = .points(50); s.height = .points(10) }])
+        }
+        let context = LayoutContext(scale: 2)
+        let root = make()
+        _ = root.layoutThatFits(range(0, 0, inf, inf), parentSize: Size(width: inf, height: inf), context: context)
+        let second = root.layoutThatFits(exact(100, 10), parentSize: Size(width: 100, height: 10), context: context)
+        XCTAssertEqual(frames(second), [[0, 0, 0, 10]])
+        let fresh = make().layoutThatFits(exact(100, 10), parentSize: Size(width: 100, height: 10), context: context)
+        XCTAssertEqual(frames(fresh), [[0, 0, 50, 10]])
+    }
+}

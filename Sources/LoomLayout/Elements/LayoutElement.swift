@@ -59,7 +59,7 @@ open class LayoutElement {
     open var isDisplayNode: Bool { false }
 
     /// The elements this element lays out; `Sublayout.slot` indexes this array.
-    public internal(set) var layoutChildren: [LayoutElement]
+    public final internal(set) var layoutChildren: [LayoutElement]
 
     /// `layoutThatFits:parentSize:` — measure this element in `constrained`, with the size
     /// of its parent (for fractions; NaN = undefined). Memoised per element and, when a
@@ -126,7 +126,7 @@ open class LayoutElement {
 
     /// Whether measuring this element changes state a later measurement reads: it is or
     /// holds a Yoga root, whose Yoga tree keeps caches between passes (yoga-engine.md §2).
-    public private(set) lazy var isPathDependent: Bool = computePathDependent()
+    public private(set) final lazy var isPathDependent: Bool = computePathDependent()
     func computePathDependent() -> Bool { layoutChildren.contains { $0.isPathDependent } }
 
     /// Texture's own memo for such elements: only a call equal to the previous one (NaN never

@@ -190,7 +190,8 @@ final class YogaLayoutPass {
 
     private func record(_ node: YogaNode) -> YogaLayoutRecord {
         YogaLayoutRecord(measured: node.measuredDimensions, direction: node.layoutDirection, hadOverflow: node.hadOverflow,
-                         childPositions: node.children.map { $0.layoutPosition }, childKeys: node.children.map { $0.lastLayoutKey },
+                         childPositions: node.children.map { $0.layoutPosition },
+                         childSizes: node.children.map { $0.layoutDimensions }, childKeys: node.children.map { $0.lastLayoutKey },
                          childLines: node.children.map { $0.lineIndex })
     }
 
@@ -203,6 +204,8 @@ final class YogaLayoutPass {
         for (i, child) in node.children.enumerated() {
             child.layoutPosition = record.childPositions[i]
             child.lineIndex = record.childLines[i]
+            child.layoutDimensions = record.childSizes[i]
+            child.measuredDimensions = record.childSizes[i]
             guard let key = record.childKeys[i], child.lastLayoutKey != key else { continue }
             if child.layoutMemoGeneration == generation, let r = child.layoutMemo[key] {
                 restore(child, r)

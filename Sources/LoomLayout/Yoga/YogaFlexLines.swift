@@ -118,7 +118,7 @@ extension YogaLayoutPass {
     func collectFlexLine(_ f: YogaContainerFrame, start: Int) -> YogaFlexLine {
         var line = YogaFlexLine()
         let children = f.node.children
-        line.relativeChildren.reserveCapacity(children.count - start)
+        line.relativeChildren.reserveCapacity(Swift.min(children.count - start, 64))
         var end = start
         while end < children.count {
             let child = children[end]

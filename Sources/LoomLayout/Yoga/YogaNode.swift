@@ -65,7 +65,9 @@ enum YogaValue: Equatable {
     init(_ d: Dimension?) {
         switch d {
         case nil, .auto?: self = .undefined
-        case .points(let v)?: self = .point(yogaFloat(v))
+        case .points(let v)?:
+            let f = yogaFloat(v)
+            self = f.isNaN ? .undefined : .point(f)
         case .fraction(let f)?: self = .percent(Float(f * 100))
         }
     }
@@ -421,6 +423,8 @@ struct YogaLayoutRecord {
     let direction: YogaResolvedDirection
     let hadOverflow: Bool
     let childPositions: [YogaFloat4]
+    /// The children's sizes then (leaves have no record of their own).
+    let childSizes: [(Float, Float)]
     let childKeys: [YogaLayoutKey?]
     let childLines: [Int]
 }
