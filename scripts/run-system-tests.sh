@@ -24,6 +24,7 @@
 #   SCHEMATHESIS_SECONDS       time budget of the schemathesis run (default 60)
 #   SCHEMATHESIS_VERSION       pinned version installed into .venv-system (default 4.32.5)
 #   YOGA_CASES, YOGA_SEED      the Yoga differential test's case count (default 1000) and seed
+#   YOGA_MAX_DIFFERING  how many of those cases may differ from real Yoga (known differences)
 #   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground textcompare hostile soak yoga")
 #   CHROMIUM            the browser (default: chromium, chromium-browser or google-chrome)
 set -euo pipefail
@@ -38,6 +39,8 @@ SCHEMATHESIS_SECONDS=${SCHEMATHESIS_SECONDS:-60}
 SCHEMATHESIS_VERSION=${SCHEMATHESIS_VERSION:-4.32.5}
 YOGA_CASES=${YOGA_CASES:-1000}
 YOGA_SEED=${YOGA_SEED:-20261124}
+# Cases of that seed known to differ from real Yoga today (README, "Yoga"); one more fails.
+YOGA_MAX_DIFFERING=${YOGA_MAX_DIFFERING:-0}
 SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground textcompare hostile soak yoga}
 SWIFT=${SWIFT:-swift}
 VENV=$ROOT/.venv-system
@@ -269,7 +272,7 @@ step_hostile() {
 step_yoga() {
   local rc=0
   timeout -k 10 900 python3 scripts/yoga_oracle.py --loom "$LOOM_BIN" --cases "$YOGA_CASES" \
-    --seed "$YOGA_SEED" --out "$WORK/yoga" | grep -v '^coverage' || rc=$?
+    --seed "$YOGA_SEED" --max-differing "$YOGA_MAX_DIFFERING" --out "$WORK/yoga" | grep -v '^coverage' || rc=$?
   if [ "$rc" -ne 0 ]; then
     rm -rf .build/yoga-oracle && mkdir -p .build && cp -r "$WORK/yoga" .build/yoga-oracle
     echo "yoga: differences from real Yoga (exit $rc); cases kept in .build/yoga-oracle/" >&2

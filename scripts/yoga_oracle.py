@@ -1094,6 +1094,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=20261124)
     ap.add_argument("--batch", type=int, default=100, help="requests per POST /layout/batch")
     ap.add_argument("--out", default="yoga-oracle-out", help="folder for differing cases")
+    ap.add_argument("--max-differing", type=int, default=0,
+                    help="pass with at most this many differing cases (known differences; default 0)")
     ap.add_argument("--dump", help="write the cases and the oracle's answers to this folder")
     ap.add_argument("--fresh-trees", action="store_true",
                     help="build a fresh Yoga tree for every measurement of a root (not Texture's "
@@ -1161,6 +1163,10 @@ def main(argv=None):
     print(f"loom: {len(reqs)} cases in {t_loom:.1f}s; {len(reqs) - differing} agree ({agree_err} of them "
           f"invalid_spec where Yoga asserts), {differing} differ"
           + (f" (written to {args.out}/diff-NNNN.json)" if differing else ""))
+    if differing and differing <= args.max_differing:
+        print(f"loom: {differing} differing cases are within the allowance of {args.max_differing} "
+              f"(--max-differing: known differences, listed in README; more fails)")
+        differing = 0
     return 1 if (differing or failures) else 0
 
 
