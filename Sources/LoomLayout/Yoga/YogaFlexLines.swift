@@ -196,7 +196,8 @@ extension YogaLayoutPass {
                     let bound = boundAxis(child, f.mainAxis, base, f.availableInnerMainDim, f.availableInnerWidth)
                     if !base.isNaN && !bound.isNaN && base != bound {
                         delta += bound - basis
-                        line.totalFlexShrinkScaledFactors -= factor
+                        // Yoga takes out the factor of the unclamped basis (as collected).
+                        line.totalFlexShrinkScaledFactors -= -child.resolvedFlexShrink * child.computedFlexBasis
                     }
                 }
             } else if !line.remainingFreeSpace.isNaN && line.remainingFreeSpace > 0 {
