@@ -224,6 +224,20 @@ final class YogaStepTests: XCTestCase {
         XCTAssertEqual(context.yogaFailure?.root, ObjectIdentifier(root))
     }
 
+    func testBaselineOfALeafNeverLaidOutIsFatal() {
+        // Measuring the outer row, the inner row (height 16: cross exact, not performing
+        // layout) skips flexing, so its leaf is never laid out and its height stays NaN. The
+        // outer row is baseline-aligned: the leaf's baselineLast (height + descender) is NaN,
+        // Yoga's "custom baseline function" assertion.
+        let leaf = ynode(intrinsic: Size(width: 50, height: 20)) { s, _ in s.width = .points(20) }
+        let inner = row({ s, y in y.alignItems = .baselineLast; s.height = .points(16) }, [leaf])
+        let outer = row({ _, y in y.alignItems = .baselineFirst }, [inner])
+        let root = ynode(children: [outer])
+        let context = LayoutContext(scale: 2)
+        _ = calculateRootLayout(root, sizeRange: range(0, 0, inf, inf), context: context)
+        XCTAssertEqual(context.yogaFailure?.root, ObjectIdentifier(root))
+    }
+
     func testRepeatedCallReturnsTheLastLayoutAndOthersRunAgain() {
         // §2: only a call equal to the previous one is answered from memory.
         let root = ynode(children: [yleaf(10, 10)])
