@@ -40,6 +40,17 @@ final class YogaStepTests: XCTestCase {
         XCTAssertEqual(frames(l), [[0, 0, 30, 10], [30, 0, 70, 10]])
     }
 
+    func testShrinkTakesOutTheFactorOfTheUnclampedBasis() {
+        // a: basis 50, bounded by min 80. Consumed 80 + 40 in 100: free -20; the scaled factors
+        // are collected from the unclamped bases, -50 - 40 = -90. First pass: a's 62.2 bounds
+        // to 80; Yoga removes its collected factor (-50, not -80): factors -40, delta 0.
+        // Second pass: a 80 + (-20 / -40) * -80 → min 80; b 40 + (-20 / -40) * -40 = 20.
+        let a = yleaf(50, 10) { s, _ in s.flexShrink = 1; s.minWidth = .points(80) }
+        let b = yleaf(40, 10) { s, _ in s.flexShrink = 1 }
+        let l = rootLayout(row({ _, _ in }, [a, b]), exact(100, 100))
+        XCTAssertEqual(frames(l), [[0, 0, 80, 10], [80, 0, 20, 10]])
+    }
+
     func testRootInAnAtMostRangeIsContentSized() {
         // Style maxWidth 200: the root is laid out at most 200 (§2.3) and takes its content, 60.
         let root = row({ s, _ in s.maxWidth = .points(200) }, [yleaf(60, 10)])
@@ -208,6 +219,20 @@ final class YogaStepTests: XCTestCase {
         // passed as exact, Yoga's assertion, reported on the root.
         let child = yleaf(10, 10) { _, y in y.margin.left = .fraction(0.1) }
         let root = row({ _, _ in }, [child])
+        let context = LayoutContext(scale: 2)
+        _ = calculateRootLayout(root, sizeRange: range(0, 0, inf, inf), context: context)
+        XCTAssertEqual(context.yogaFailure?.root, ObjectIdentifier(root))
+    }
+
+    func testBaselineOfALeafNeverLaidOutIsFatal() {
+        // Measuring the outer row, the inner row (height 16: cross exact, not performing
+        // layout) skips flexing, so its leaf is never laid out and its height stays NaN. The
+        // outer row is baseline-aligned: the leaf's baselineLast (height + descender) is NaN,
+        // Yoga's "custom baseline function" assertion.
+        let leaf = ynode(intrinsic: Size(width: 50, height: 20)) { s, _ in s.width = .points(20) }
+        let inner = row({ s, y in y.alignItems = .baselineLast; s.height = .points(16) }, [leaf])
+        let outer = row({ _, y in y.alignItems = .baselineFirst }, [inner])
+        let root = ynode(children: [outer])
         let context = LayoutContext(scale: 2)
         _ = calculateRootLayout(root, sizeRange: range(0, 0, inf, inf), context: context)
         XCTAssertEqual(context.yogaFailure?.root, ObjectIdentifier(root))

@@ -294,7 +294,7 @@ final class YogaLayoutPass {
         while start < node.children.count {
             var line = collectFlexLine(frame, start: start)
             try resolveFlexibleLengths(&frame, &line)
-            justifyMainAxis(frame, &line, start: start)
+            try justifyMainAxis(frame, &line, start: start)
             try alignCrossAxis(frame, &line, start: start)
             frame.totalLineCrossDim += line.crossDim
             frame.maxLineMainDim = ygMax(frame.maxLineMainDim, line.mainDim)
@@ -445,9 +445,11 @@ final class YogaLayoutPass {
 
     /// `YGBaseline`: a measured leaf's baseline function, else the first (baseline-aligned)
     /// child's baseline plus its top, else the node's height.
-    func baseline(_ node: YogaNode) -> Float {
+    func baseline(_ node: YogaNode) throws -> Float {
         if node.hasMeasure {
-            return host.baseline(node, width: node.measuredDimensions.0, height: node.measuredDimensions.1)
+            let value = host.baseline(node, width: node.measuredDimensions.0, height: node.measuredDimensions.1)
+            if value.isNaN { throw YogaInterruption.fatal("Expect custom baseline function to not return NaN") }
+            return value
         }
         var baselineChild: YogaNode?
         for child in node.children {
@@ -457,6 +459,6 @@ final class YogaLayoutPass {
             if baselineChild == nil { baselineChild = child }
         }
         guard let baselineChild else { return node.measuredDimensions.1 }
-        return baseline(baselineChild) + baselineChild.layoutPosition[YogaEdge.top]
+        return try baseline(baselineChild) + baselineChild.layoutPosition[YogaEdge.top]
     }
 }

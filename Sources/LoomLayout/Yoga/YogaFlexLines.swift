@@ -196,7 +196,8 @@ extension YogaLayoutPass {
                     let bound = boundAxis(child, f.mainAxis, base, f.availableInnerMainDim, f.availableInnerWidth)
                     if !base.isNaN && !bound.isNaN && base != bound {
                         delta += bound - basis
-                        line.totalFlexShrinkScaledFactors -= factor
+                        // Yoga takes out the factor of the unclamped basis (as collected).
+                        line.totalFlexShrinkScaledFactors -= -child.resolvedFlexShrink * child.computedFlexBasis
                     }
                 }
             } else if !line.remainingFreeSpace.isNaN && line.remainingFreeSpace > 0 {
@@ -286,7 +287,7 @@ extension YogaLayoutPass {
     // MARK: Step: main-axis justification
 
     /// `YGJustifyMainAxis`: positions along the main axis and the line's main and cross sizes.
-    func justifyMainAxis(_ f: YogaContainerFrame, _ line: inout YogaFlexLine, start: Int) {
+    func justifyMainAxis(_ f: YogaContainerFrame, _ line: inout YogaFlexLine, start: Int) throws {
         let node = f.node
         let mainAxis = f.mainAxis
         let leadingPB = node.leadingPaddingAndBorder(mainAxis, f.ownerWidth)
@@ -335,7 +336,7 @@ extension YogaLayoutPass {
                 } else {
                     line.mainDim += betweenMainDim + dimWithMargin(child, mainAxis, f.availableInnerWidth)
                     if baselineLayout {
-                        let ascent = baseline(child) + child.leadingMargin(.column, f.availableInnerWidth)
+                        let ascent = try baseline(child) + child.leadingMargin(.column, f.availableInnerWidth)
                         let descent = child.measuredDimensions.1 + child.marginForAxis(.column, f.availableInnerWidth) - ascent
                         maxAscent = ygMax(maxAscent, ascent)
                         maxDescent = ygMax(maxDescent, descent)
@@ -440,7 +441,7 @@ extension YogaLayoutPass {
                         lineHeight = ygMax(lineHeight, child.measured(crossAxis.dimension) + child.marginForAxis(crossAxis, f.availableInnerWidth))
                     }
                     if alignItem(node, child) == .baseline {
-                        let ascent = baseline(child) + child.leadingMargin(.column, f.availableInnerWidth)
+                        let ascent = try baseline(child) + child.leadingMargin(.column, f.availableInnerWidth)
                         let descent = child.measuredDimensions.1 + child.marginForAxis(.column, f.availableInnerWidth) - ascent
                         maxAscent = ygMax(maxAscent, ascent)
                         maxDescent = ygMax(maxDescent, descent)
@@ -475,7 +476,7 @@ extension YogaLayoutPass {
                         }
                     }
                 case .baseline:
-                    child.layoutPosition[YogaEdge.top] = currentLead + maxAscent - baseline(child)
+                    child.layoutPosition[YogaEdge.top] = currentLead + maxAscent - (try baseline(child))
                         + child.leadingPosition(.column, f.availableInnerCrossDim)
                 case .auto:
                     break
