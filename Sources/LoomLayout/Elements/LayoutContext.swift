@@ -30,6 +30,13 @@ public final class LayoutContext: @unchecked Sendable {
         self.placeholder = Layout(size: .zero, ascender: 0, descender: 0, grid: grid)
     }
 
+    /// A context for measurements already charged (a path-dependent element replaying calls
+    /// it answered from the subtree cache): the same grid and measurer, no budget, no cache.
+    func replaying() -> LayoutContext {
+        LayoutContext(scale: grid.scale, textMeasurer: textMeasurer, subtreeCache: nil,
+                      allowsConcurrency: allowsConcurrency, budget: nil)
+    }
+
     /// The first Yoga assertion hit in this pass (Texture would crash there): the pass's
     /// layout is meaningless and the request is invalid (`invalid_spec` at the Yoga root).
     public var yogaFailure: YogaFailure? { yogaFailureSlot.withLock { $0 } }

@@ -171,7 +171,11 @@ open class LayoutElement {
         if !pathReplay.isEmpty {
             let replay = pathReplay
             pathReplay = []
-            for (c, p) in replay { _ = computeLayoutThatFits(c, parentSize: p, context: context) }
+            // The cache hit was charged what these calls cost when they were computed, so
+            // they run again free of charge and without the cache, as they ran then: a chain
+            // of such elements is charged as the cold pass was, not once per level.
+            let free = context.replaying()
+            for (c, p) in replay { _ = computeLayoutThatFits(c, parentSize: p, context: free) }
         }
         guard context.charge(LayoutCost(measurements: 1), at: self) else { return context.placeholder }
         let layout = computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
