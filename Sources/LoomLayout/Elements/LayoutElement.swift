@@ -20,8 +20,10 @@ open class LayoutElement {
     private var memoLayout1: Layout?
     private var memoKeys: [MemoKey] = []
     private var memoLayouts: [Layout] = []
-    private var memoTable: [MemoKey: Layout]?
-    private struct MemoKey: Hashable {
+    /// What few elements have (a large memo table, Texture's path memo, Yoga's fields), out
+    /// of line: one reference, so that every element stays as small as before Yoga.
+    final var rare: Rare?
+    fileprivate struct MemoKey: Hashable {
         let bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
         init(_ c: SizeRange, _ p: Size) {
             bits = (c.min.width.bitPattern, c.min.height.bitPattern, c.max.width.bitPattern, c.max.height.bitPattern,
@@ -33,6 +35,28 @@ open class LayoutElement {
         }
     }
     private static let inlineMemoCapacity = 6
+
+    final class Rare {
+        /// The memo beyond the inline slots; nil until needed.
+        fileprivate var memoTable: [MemoKey: Layout]?
+        /// Texture's own memo for path-dependent elements: only a call equal to the previous
+        /// one (NaN never equal) returns the previous layout; every other call measures again.
+        fileprivate var pathLast: (constrained: SizeRange, parentSize: Size, layout: Layout)?
+        /// Calls answered from the shared subtree cache while the element was fresh: measured
+        /// again, in order, before the next call that computes.
+        fileprivate var pathReplay: [(SizeRange, Size)] = []
+        /// A node's Yoga children, Yoga tree and Yoga style (`DisplayNode`).
+        var yogaChildren: [DisplayNode] = []
+        var yogaTree: AnyObject?
+        var yogaStyle: YogaStyle?
+    }
+    /// `rare`, made on first use.
+    final func madeRare() -> Rare {
+        if let rare { return rare }
+        let made = Rare()
+        rare = made
+        return made
+    }
 
     /// Whether this element's layout can depend on the parent size it is measured with: its
     /// own style uses fractions, or it hands its parent size to a child that does (inset,
@@ -46,20 +70,30 @@ open class LayoutElement {
         return childrenReceivingParentSize.contains { $0.usesParentSize }
     }()
 
+    /// Whether measuring this element changes state a later measurement reads: it is or
+    /// holds a Yoga root, whose Yoga tree keeps caches between passes (yoga-engine.md §2).
+    /// Known when the element is made, from its children (a node's Yoga children are set
+    /// before it is given to a parent). Declared here, it fills `usesParentSize`'s padding.
+    @exclusivity(unchecked) public final internal(set) var isPathDependent: Bool
+
     /// The children this element measures with its own parent size (derived or not).
     open var childrenReceivingParentSize: [LayoutElement] { [] }
 
     public init(style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil, layoutChildren: [LayoutElement] = []) {
         self.style = style
         self.id = id
-        self.layoutChildren = layoutChildren
+        storedChildren = layoutChildren
+        isPathDependent = layoutChildren.contains { $0.isPathDependent }
     }
 
     /// Display nodes own a flattened layout; specs disappear when flattening.
     open var isDisplayNode: Bool { false }
 
     /// The elements this element lays out; `Sublayout.slot` indexes this array.
-    public final internal(set) var layoutChildren: [LayoutElement]
+    @inlinable public final var layoutChildren: [LayoutElement] { storedChildren }
+    /// `layoutChildren`'s storage (`DisplayNode.yogaChildren` replaces it): read through an
+    /// inlinable getter, so that other modules read it without exclusivity checks.
+    @usableFromInline final var storedChildren: [LayoutElement]
 
     /// `layoutThatFits:parentSize:` — measure this element in `constrained`, with the size
     /// of its parent (for fractions; NaN = undefined). Memoised per element and, when a
@@ -67,14 +101,14 @@ open class LayoutElement {
     /// charged to the context's budget; once the pass has stopped, the context's
     /// placeholder is returned at once and nothing is memoised or cached.
     public final func layoutThatFits(_ constrained: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
-        if isPathDependent { return pathDependentLayoutThatFits(constrained, parentSize: parentSize, context: context) }
+        if _slowPath(isPathDependent) { return pathDependentLayoutThatFits(constrained, parentSize: parentSize, context: context) }
         // A parent size this element never reads is normalised away, for the memo and the cache.
         let parent = usesParentSize ? parentSize : .zero
         let memoKey = MemoKey(constrained, parent)
         if memoKey0 == memoKey { return memoLayout0! }
         if memoKey1 == memoKey { return memoLayout1! }
         if let k = memoKeys.firstIndex(of: memoKey) { return memoLayouts[k] }
-        if let table = memoTable, let hit = table[memoKey] { return hit }
+        if let rare, let table = rare.memoTable, let hit = table[memoKey] { return hit }
         if context.isStopped { return context.placeholder }
         var key: SubtreeLayoutKey?
         if let digest, let cache = context.subtreeCache {
@@ -119,37 +153,26 @@ open class LayoutElement {
             memoKeys.append(key)
             memoLayouts.append(layout)
         } else {
-            if memoTable == nil { memoTable = [:] }
-            memoTable![key] = layout
+            let rare = madeRare()
+            if rare.memoTable == nil { rare.memoTable = [:] }
+            rare.memoTable![key] = layout
         }
     }
 
-    /// Whether measuring this element changes state a later measurement reads: it is or
-    /// holds a Yoga root, whose Yoga tree keeps caches between passes (yoga-engine.md §2).
-    public private(set) final lazy var isPathDependent: Bool = computePathDependent()
-    func computePathDependent() -> Bool { layoutChildren.contains { $0.isPathDependent } }
-
-    /// Texture's own memo for such elements: only a call equal to the previous one (NaN never
-    /// equal) returns the previous layout; every other call measures again.
-    private var pathLast: (constrained: SizeRange, parentSize: Size, layout: Layout)?
-    /// Calls answered from the shared subtree cache while the element was fresh: measured
-    /// again, in order, before the next call that computes.
-    private var pathReplay: [(SizeRange, Size)] = []
-    /// Every layout returned, kept as `remember` keeps them (callers may hold them unretained).
-    private var pathKept: [Layout] = []
-
+    /// `layoutThatFits` of a path-dependent element, with Texture's own memo (`Rare.pathLast`).
+    @inline(never)
     private func pathDependentLayoutThatFits(_ constrained: SizeRange, parentSize: Size, context: LayoutContext) -> Layout {
-        if let last = pathLast, last.constrained == constrained, last.parentSize == parentSize { return last.layout }
+        let memo = madeRare()
+        if let last = memo.pathLast, last.constrained == constrained, last.parentSize == parentSize { return last.layout }
         if context.isStopped { return context.placeholder }
-        if pathLast == nil, let digest, let cache = context.subtreeCache {
+        if memo.pathLast == nil, let digest, let cache = context.subtreeCache {
             // A fresh element's first layout depends on its subtree and the call alone.
             let parent = usesParentSize ? parentSize : .zero
             let key = SubtreeLayoutKey(digest: digest, constrained: constrained, parentSize: parent, scale: context.grid.scale)
             if let hit = cache.layout(for: key) {
                 guard context.charge(hit.cost, at: self) else { return context.placeholder }
-                pathLast = (constrained, parentSize, hit.layout)
-                pathKept.append(hit.layout)
-                pathReplay.append((constrained, parentSize))
+                memo.pathLast = (constrained, parentSize, hit.layout)
+                memo.pathReplay.append((constrained, parentSize))
                 return hit.layout
             }
             guard context.charge(LayoutCost(measurements: 1), at: self) else { return context.placeholder }
@@ -164,13 +187,12 @@ open class LayoutElement {
                 cache.store(CachedSubtreeLayout(layout: computed, cost: total), for: key)
             }
             context.noteComputed()
-            pathLast = (constrained, parentSize, computed)
-            pathKept.append(computed)
+            memo.pathLast = (constrained, parentSize, computed)
             return computed
         }
-        if !pathReplay.isEmpty {
-            let replay = pathReplay
-            pathReplay = []
+        if !memo.pathReplay.isEmpty {
+            let replay = memo.pathReplay
+            memo.pathReplay = []
             // The cache hit was charged what these calls cost when they were computed, so
             // they run again free of charge and without the cache, as they ran then: a chain
             // of such elements is charged as the cold pass was, not once per level.
@@ -181,20 +203,16 @@ open class LayoutElement {
         let layout = computeLayoutThatFits(constrained, parentSize: parentSize, context: context)
         if context.isStopped { return context.placeholder }
         context.noteComputed()
-        pathLast = (constrained, parentSize, layout)
-        pathKept.append(layout)
+        memo.pathLast = (constrained, parentSize, layout)
         return layout
     }
 
     /// Forget memoised measurements (a tree reused for another pass, e.g. another scale).
     public func resetMemo() {
-        pathLast = nil
-        pathReplay = []
-        pathKept = []
         memoKey0 = nil; memoLayout0 = nil; memoKey1 = nil; memoLayout1 = nil
         memoKeys.removeAll(keepingCapacity: true)
         memoLayouts.removeAll(keepingCapacity: true)
-        memoTable = nil
+        if let rare { rare.memoTable = nil; rare.pathLast = nil; rare.pathReplay = [] }
         for child in layoutChildren { child.resetMemo() }
     }
 

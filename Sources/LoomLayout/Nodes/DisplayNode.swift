@@ -7,19 +7,31 @@ open class DisplayNode: LayoutElement {
     /// What a manual `calculateSizeThatFits:` returns, whatever it is offered.
     public let intrinsicSize: Size?
     /// Yoga children (Texture's `yogaChildren`); empty = none. A Yoga container's laid-out
-    /// children are its Yoga children.
-    public var yogaChildren: [DisplayNode] = [] {
-        didSet { layoutChildren = yogaChildren.isEmpty ? (layoutSpec.map { [$0] } ?? []) : yogaChildren }
+    /// children are its Yoga children. Set them before the node is given to a parent.
+    public var yogaChildren: [DisplayNode] {
+        get { rare?.yogaChildren ?? [] }
+        set {
+            madeRare().yogaChildren = newValue
+            storedChildren = newValue.isEmpty ? (layoutSpec.map { [$0] } ?? []) : newValue
+            isPathDependent = !newValue.isEmpty || layoutChildren.contains { $0.isPathDependent }
+        }
     }
     /// The Yoga tree of a Yoga root, kept for the request (`YogaTree`).
-    var yogaTree: AnyObject?
-    /// The Yoga style fields; nil = all defaults. Kept in a box: few nodes have one, and it
-    /// is large (about 600 bytes), which every node would otherwise carry.
-    public var yogaStyle: YogaStyle? {
-        get { yogaStyleBox?.style }
-        set { yogaStyleBox = newValue.map(YogaStyleBox.init) }
+    var yogaTree: AnyObject? {
+        get { rare?.yogaTree }
+        set { if newValue != nil || rare != nil { madeRare().yogaTree = newValue } }
     }
-    private var yogaStyleBox: YogaStyleBox?
+    /// The Yoga style fields; nil = all defaults. Kept out of line (`rare`): few nodes have
+    /// one, and it is large (about 600 bytes), which every node would otherwise carry.
+    public var yogaStyle: YogaStyle? {
+        get { rare?.yogaStyle }
+        set { if newValue != nil || rare != nil { madeRare().yogaStyle = newValue } }
+    }
+    /// Whether this node has Yoga children (is a Yoga container).
+    public final var isYogaContainer: Bool {
+        if let rare { return !rare.yogaChildren.isEmpty }
+        return false
+    }
 
     public init(layoutSpec: LayoutElement? = nil, intrinsicSize: Size? = nil,
                 style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil) {
@@ -30,10 +42,8 @@ open class DisplayNode: LayoutElement {
 
     override public final var isDisplayNode: Bool { true }
 
-    override func computePathDependent() -> Bool { !yogaChildren.isEmpty || super.computePathDependent() }
-
     override public func resetMemo() {
-        yogaTree = nil
+        rare?.yogaTree = nil
         super.resetMemo()
     }
 
@@ -45,7 +55,7 @@ open class DisplayNode: LayoutElement {
     }
 
     override open func calculateLayout(_ used: SizeRange, context: LayoutContext) -> Layout {
-        if !yogaChildren.isEmpty { return yogaRootLayout(used, context: context) }
+        if _slowPath(isYogaContainer) { return yogaRootLayout(used, context: context) }
         if let spec = layoutSpec {
             // §4.1 step 3: the spec measured with the node's range, parent size = used.max;
             // the node takes the spec's size and holds the spec layout at (0,0).
@@ -64,10 +74,4 @@ public final class ImageNode: DisplayNode {
         self.url = url
         super.init(intrinsicSize: intrinsicSize, style: style, id: id)
     }
-}
-
-/// A node's Yoga style, out of line.
-private final class YogaStyleBox {
-    let style: YogaStyle
-    init(_ style: YogaStyle) { self.style = style }
 }

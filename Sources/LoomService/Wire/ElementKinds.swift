@@ -146,7 +146,8 @@ extension CanonicalBytes {
                 CanonicalBytes.putByte(1, &p)
                 CanonicalBytes.style(e.style, &p)
                 CanonicalBytes.putOptionalSize(n.intrinsicSize, &p)
-                CanonicalBytes.putByte(n.layoutSpec != nil ? 1 : n.yogaChildren.isEmpty ? 0 : 2, &p)
+                // Without a spec, a node's laid-out children are its Yoga children.
+                CanonicalBytes.putByte(n.layoutSpec != nil ? 1 : n.layoutChildren.isEmpty ? 0 : 2, &p)
             }
         case .stack:
             let s = unsafeDowncast(e, to: StackLayoutSpec.self)

@@ -15,7 +15,7 @@ enum ElementPath {
         let members = ElementKinds.shared[of: element].children
         if case .inside = members { return contains(element, target) }
         // A Yoga container's `layoutChildren` are its Yoga children.
-        let isYogaContainer = element.isDisplayNode && !unsafeDowncast(element, to: DisplayNode.self).yogaChildren.isEmpty
+        let isYogaContainer = element.isDisplayNode && unsafeDowncast(element, to: DisplayNode.self).isYogaContainer
         for (slot, child) in element.layoutChildren.enumerated() {
             path.append(isYogaContainer ? ".yogaChildren[\(slot)]" : name(of: slot, members))
             if search(child, target, &path) { return true }
