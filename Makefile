@@ -25,6 +25,7 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	LOOM_BIN="$$($(SWIFT) build --show-bin-path)/loom" $(SWIFT) test
 	python3 scripts/check-imports.py
+	python3 scripts/check-links.py
 	scripts/check-deploy.sh
 	scripts/run-system-tests.sh
 

@@ -298,7 +298,7 @@ def cell(seed=6006):
 
 
 # --------------------------------------------------------------------------- Yoga form
-# The six synthetic shapes again, as one Yoga tree each (`yogaChildren`, yoga-engine.md §7):
+# The six synthetic shapes again, as one Yoga tree each (`yogaChildren`, docs/yoga.md §7):
 # same seeds, sizes and counts, spacing written as margins (Yoga has no gap). Scale 1 and
 # whole-point sizes, so that Loom's Yoga engine, Yoga (poga) and Taffy (stretchable) can be
 # checked to agree on every frame (bench/peers.py --frames).

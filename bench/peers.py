@@ -531,7 +531,7 @@ class TaffyEngine:
         root_box.s.setdefault("minHeight", ("pt", size_range[1]))
         if root_box.s.get("yogaRoot"):
             # Texture: the range's min is the root's min; Yoga takes the range's max as the
-            # root's exact size on an axis without a style size or max (yoga-engine.md §2)
+            # root's exact size on an axis without a style size or max (docs/yoga.md §2)
             rs = root_box.s
             for axis, mx in (("width", size_range[2]), ("height", size_range[3])):
                 k = "max" + axis.capitalize()
@@ -746,7 +746,7 @@ class YogaEngine:
         return measure
 
     def make_intrinsic_measure(self, size):
-        """Texture's measure function for a leaf with an intrinsic size (yoga-engine.md §5.1):
+        """Texture's measure function for a leaf with an intrinsic size (docs/yoga.md §5.1):
         the size clamped into [exact ? size : 0, undefined ? inf : size] per axis."""
         y = self.y
         exactly, undefined = y.YGMeasureMode.Exactly, y.YGMeasureMode.Undefined

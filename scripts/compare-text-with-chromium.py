@@ -2,7 +2,7 @@
 """Compare Loom's text sizes with headless Chromium's CSS text layout (stdlib only).
 
 Loom measures text with Pango so that it matches a web browser
-(shared/design/text-measurement.md). This script measures how well it does, reproducibly:
+(docs/text-measurement.md). This script measures how well it does, reproducibly:
 
 1. Cases. A fixed seed generates >= 300 strings (labels, sentences, paragraphs with long
    words, URLs, paths, numbers, punctuation, explicit newlines, runs of spaces and tabs),

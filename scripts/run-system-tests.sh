@@ -267,7 +267,7 @@ step_hostile() {
 
 # --- g. yoga ------------------------------------------------------------------------------
 # The oracle builds real Yoga once (about a minute, .venv-yoga201), checks itself on the three
-# worked examples of yoga-engine.md §8, then runs every case in its own process against one
+# worked examples of docs/yoga.md §8, then runs every case in its own process against one
 # `loom serve` on a free loopback port (POST /layout/batch). A few seconds per 1,000 cases.
 step_yoga() {
   local rc=0

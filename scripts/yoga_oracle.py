@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential oracle for Loom's Yoga engine: real Yoga (PyPI poga 0.1.19 = Yoga 1.19.0, or
 that source patched to Yoga 2.0.1's behaviour, see --yoga) driven the way Texture drives it
-(shared/design/yoga-engine.md §2-§5), against Loom on seeded random requests.
+(docs/yoga.md §2-§5), against Loom on seeded random requests.
 
     python3 scripts/yoga_oracle.py --setup                    # venvs + the patched 2.0.1 build
     python3 scripts/yoga_oracle.py --selftest                 # the three examples of §8
@@ -536,7 +536,7 @@ class Oracle:
     # ------------------------------------------------------------------ output
 
     def frames(self, lay):
-        """frames by id, as wire-format.md defines them."""
+        """frames by id, as docs/wire-format.md defines them."""
         s = self.s
         out = {}
         work = [(lay, 0.0, 0.0, True)]       # (layout, absolute x, y of its node origin, is root)

@@ -4,8 +4,8 @@ import LoomLayout
 import Synchronization
 
 /// Measures text with Pango the way Chromium's CSS text layout does
-/// (`shared/design/text-measurement.md`), with ASTextNode's line limit, truncation and
-/// baseline rules (`texture-layout-semantics.md` §9).
+/// (`docs/text-measurement.md`), with ASTextNode's line limit, truncation and
+/// baseline rules (`docs/layout-semantics.md` §9).
 ///
 /// **Fonts.** A private fontconfig configuration holds exactly the project's font files
 /// (Roboto, Inter, Liberation Sans/Serif/Mono v2, DejaVu Sans, Noto Sans from the Debian

@@ -4,7 +4,7 @@ import LoomLayout
 @_exported import LoomTestSupport
 
 // Shared helpers for the LoomLayout tests. Every expected number in the tests is derived by
-// hand from shared/design/texture-layout-semantics.md (section numbers are given in the
+// hand from docs/layout-semantics.md (section numbers are given in the
 // comments next to each expectation); nothing here computes expectations.
 
 let inf = Double.infinity

@@ -73,7 +73,7 @@ final class YogaBudgetTests: XCTestCase {
         let cold = calculateRootLayout(Self.request(wrapped: true, depth: 21), sizeRange: range(0, 0, .infinity, .infinity),
                                        context: LayoutContext())
         XCTAssertEqual(warm.size, cold.size)
-        // Unbounded: every Yoga root takes its content's size (yoga-engine.md §2), the 3×4 leaf,
+        // Unbounded: every Yoga root takes its content's size (docs/yoga.md §2), the 3×4 leaf,
         // inside 1 pt of inset on each side.
         XCTAssertEqual(cold.size, Size(width: 5, height: 6))
     }

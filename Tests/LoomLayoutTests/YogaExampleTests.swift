@@ -1,7 +1,7 @@
 import XCTest
 import LoomLayout
 
-// The three worked examples of yoga-engine.md §8, built directly in Swift; every number is
+// The three worked examples of docs/yoga.md §8, built directly in Swift; every number is
 // the document's.
 
 /// A node with Yoga style fields and Yoga children.

@@ -2,7 +2,7 @@ import XCTest
 @testable import LoomLayout
 
 // Unit tests of the Yoga engine's steps. Every expected number is derived by hand in the
-// comment next to it from Yoga 2.0.1's rules as yoga-engine.md describes them.
+// comment next to it from Yoga 2.0.1's rules as docs/yoga.md describes them.
 
 private func yleaf(_ w: Double? = nil, _ h: Double? = nil, id: String? = nil,
                    _ configure: (inout LayoutElementStyle, inout YogaStyle) -> Void = { _, _ in }) -> DisplayNode {

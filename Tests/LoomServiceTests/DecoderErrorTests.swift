@@ -3,7 +3,7 @@ import LoomLayout
 import LoomService
 import XCTest
 
-/// One test per class of invalid input (wire-format.md "Errors", semantics §14): status,
+/// One test per class of invalid input (docs/wire-format.md "Errors", semantics §14): status,
 /// code and the exact JSON path of the offending field.
 final class DecoderErrorTests: XCTestCase {
     let measurer = AttributeSensitiveTextMeasurer()

@@ -3,7 +3,7 @@ import LoomLayout
 import LoomService
 import XCTest
 
-/// The response format (wire-format.md "LayoutResponse", semantics §8): flattening, specs
+/// The response format (docs/wire-format.md "LayoutResponse", semantics §8): flattening, specs
 /// kept with includeSpecs, the frames map, number printing. Every expected number is derived
 /// by hand in the comments.
 final class EncoderTests: XCTestCase {

@@ -4,7 +4,7 @@ import XCTest
 
 /// The five layouts of Texture's "Layout Examples" page (examples/*.json), each written
 /// from its `layoutSpecThatFits:` line by line, laid out through the whole wire path.
-/// The expected frames are derived by hand from texture-layout-semantics.md in
+/// The expected frames are derived by hand from docs/layout-semantics.md in
 /// examples/README.md (one section per example, same numbers); they are hard-coded here.
 final class ExamplesTests: XCTestCase {
     typealias Frame = (x: Double, y: Double, width: Double, height: Double)
@@ -103,7 +103,7 @@ final class ExamplesTests: XCTestCase {
         ])
     }
 
-    // MARK: Yoga (examples/README.md 6–8, yoga-engine.md §8)
+    // MARK: Yoga (examples/README.md 6–8, docs/yoga.md §8)
 
     /// README "6. A card row as the request's root".
     func testYogaCardRow() throws {

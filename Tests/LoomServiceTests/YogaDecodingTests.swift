@@ -3,7 +3,7 @@ import LoomLayout
 @testable import LoomService
 import XCTest
 
-/// The Yoga part of the wire format (yoga-engine.md §6, §7; docs/yoga.md): `yogaChildren`,
+/// The Yoga part of the wire format (docs/yoga.md §6, §7): `yogaChildren`,
 /// the Yoga style fields, their errors with exact paths, their canonical hashing, and the
 /// walks (paths, flattening) over Yoga children.
 final class YogaDecodingTests: XCTestCase {
@@ -135,7 +135,7 @@ final class YogaDecodingTests: XCTestCase {
         }
     }
 
-    // MARK: errors (yoga-engine.md §7)
+    // MARK: errors (docs/yoga.md §7)
 
     func testYogaChildrenOnlyOnNodes() {
         assertError(root(#"{"type": "text", "text": "a", "yogaChildren": [{"type": "node"}]}"#), path: "root.yogaChildren",

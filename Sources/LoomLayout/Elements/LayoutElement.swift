@@ -71,7 +71,7 @@ open class LayoutElement {
     }()
 
     /// Whether measuring this element changes state a later measurement reads: it is or
-    /// holds a Yoga root, whose Yoga tree keeps caches between passes (yoga-engine.md §2).
+    /// holds a Yoga root, whose Yoga tree keeps caches between passes (docs/yoga.md §2).
     /// Known when the element is made, from its children (a node's Yoga children are set
     /// before it is given to a parent). Declared here, it fills `usesParentSize`'s padding.
     @exclusivity(unchecked) public final internal(set) var isPathDependent: Bool

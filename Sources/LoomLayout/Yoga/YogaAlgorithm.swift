@@ -1,4 +1,4 @@
-/// Yoga 2.0.1's flexbox algorithm over a `YogaNode` tree (yoga-engine.md §3–§5, §9): Loom's
+/// Yoga 2.0.1's flexbox algorithm over a `YogaNode` tree (docs/yoga.md §3–§5, §9): Loom's
 /// own Swift, step for step what Yoga computes, in Float as Yoga does. One `YogaLayoutPass` is
 /// one `YGNodeCalculateLayout` call.
 

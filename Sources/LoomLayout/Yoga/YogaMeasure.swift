@@ -1,4 +1,4 @@
-/// Measured leaves (yoga-engine.md §5): Yoga's side (`YGNodeWithMeasureFuncSetMeasuredDimensions`)
+/// Measured leaves (docs/yoga.md §5): Yoga's side (`YGNodeWithMeasureFuncSetMeasuredDimensions`)
 /// and Texture's measure and baseline functions.
 extension YogaLayoutPass {
     /// A measured leaf's size: its available size when both modes are exact, otherwise the

@@ -1,4 +1,4 @@
-/// Texture's glue around Yoga (yoga-engine.md §2, §4.2, §5.4): a Yoga root measured by the
+/// Texture's glue around Yoga (docs/yoga.md §2, §4.2, §5.4): a Yoga root measured by the
 /// spec engine runs one Yoga pass over its tree, which it keeps for the whole request so
 /// that Yoga's caches and computed flex bases carry from pass to pass as in Texture.
 

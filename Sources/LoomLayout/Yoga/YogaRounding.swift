@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// Yoga's rounding to the pixel grid at the end of a pass (yoga-engine.md §4.1).
+/// Yoga's rounding to the pixel grid at the end of a pass (docs/yoga.md §4.1).
 enum YogaRounding {
     /// `YGRoundValueToPixelGrid`: in doubles, values within 1e-4 of a pixel count as on it;
     /// otherwise forced ceil, forced floor, or half up. The result is a float.

@@ -18,7 +18,7 @@ public struct YogaEdges: Hashable, Sendable {
     }
 }
 
-/// The Yoga-only style fields of a node (yoga-engine.md §6). The shared ones (width, height,
+/// The Yoga-only style fields of a node (docs/yoga.md §6). The shared ones (width, height,
 /// min/max, flexGrow, flexShrink, flexBasis, alignSelf, ascender, descender) stay in
 /// LayoutElementStyle.
 public struct YogaStyle: Hashable, Sendable {

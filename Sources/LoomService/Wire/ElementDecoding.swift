@@ -181,7 +181,7 @@ extension DecodeState {
 
     // MARK: Yoga
 
-    /// A node's non-empty `yogaChildren` (yoga-engine.md §7): its size and its children's
+    /// A node's non-empty `yogaChildren` (docs/yoga.md §7): its size and its children's
     /// frames come from Yoga alone, so a `layout` or `intrinsicSize` beside them is an error
     /// (Texture would silently ignore it).
     func yogaContainer(_ node: DisplayNode, _ children: [DisplayNode], _ fields: ElementFields) throws {

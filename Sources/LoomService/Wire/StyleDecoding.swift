@@ -6,7 +6,7 @@ extension DecodeState {
         case width, height, minWidth, maxWidth, minHeight, maxHeight, preferredSize, minSize, maxSize
         case flexGrow, flexShrink, flexBasis, alignSelf, spacingBefore, spacingAfter, ascender, descender
         case layoutPosition, sizeRange
-        // Yoga (yoga-engine.md §6): read into `ElementFields.YogaFields`.
+        // Yoga (docs/yoga.md §6): read into `ElementFields.YogaFields`.
         case flexDirection, direction, justifyContent, alignItems, flexWrap, positionType
         case position, margin, padding, border, aspectRatio
     }
