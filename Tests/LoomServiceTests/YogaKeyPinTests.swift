@@ -37,9 +37,9 @@ final class YogaKeyPinTests: XCTestCase {
     }
 
     func testExampleKeysAreUnchanged() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: ExamplesTests.examplesDirectory.path)
-            .filter { $0.hasSuffix(".json") && !$0.hasPrefix("yoga-") }.sorted()
-        for file in files {
+        // The five Texture examples that predate the Yoga fields (the later ones hold text
+        // or were added after them: nothing to pin).
+        for file in Self.exampleKeys.keys.sorted() {
             let data = try Data(contentsOf: ExamplesTests.examplesDirectory.appendingPathComponent(file))
             let outcome = LayoutService(textMeasurer: nil).layout(body: Array(data))
             XCTAssertEqual(outcome.key, Self.exampleKeys[file], file)
