@@ -26,6 +26,7 @@ test: test-deps
 	LOOM_BIN="$$($(SWIFT) build --show-bin-path)/loom" $(SWIFT) test
 	python3 scripts/check-imports.py
 	python3 scripts/check-links.py
+	LOOM_BIN="$$($(SWIFT) build --show-bin-path)/loom" scripts/check-readme-snippets.sh
 	scripts/check-deploy.sh
 	scripts/run-system-tests.sh
 
