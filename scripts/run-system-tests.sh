@@ -14,6 +14,8 @@
 #                 sdist patched by scripts/yoga-2.0.1.patch, built once into .venv-yoga201) on
 #                 seeded random Yoga requests, every frame exact; differing cases kept in
 #                 .build/yoga-oracle/
+#   jsclient      node --test clients/js/test/: the JavaScript client against `loom serve`
+#                 (the examples written with its builder give the files' requests), ~3 s
 # Every step is bounded in time, talks to 127.0.0.1 only and stops what it started.
 #
 # Settings (environment):
@@ -25,7 +27,7 @@
 #   SCHEMATHESIS_VERSION       pinned version installed into .venv-system (default 4.32.5)
 #   YOGA_CASES, YOGA_SEED      the Yoga differential test's case count (default 1000) and seed
 #   YOGA_MAX_DIFFERING  how many of those cases may differ from real Yoga (known differences)
-#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground textcompare hostile soak yoga")
+#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground textcompare hostile soak yoga jsclient")
 #   CHROMIUM            the browser (default: chromium, chromium-browser or google-chrome)
 set -euo pipefail
 
@@ -41,7 +43,7 @@ YOGA_CASES=${YOGA_CASES:-1000}
 YOGA_SEED=${YOGA_SEED:-20261124}
 # Cases of that seed known to differ from real Yoga today (README, "Yoga"); one more fails.
 YOGA_MAX_DIFFERING=${YOGA_MAX_DIFFERING:-0}
-SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground textcompare hostile soak yoga}
+SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground textcompare hostile soak yoga jsclient}
 SWIFT=${SWIFT:-swift}
 VENV=$ROOT/.venv-system
 
@@ -278,6 +280,13 @@ step_yoga() {
     echo "yoga: differences from real Yoga (exit $rc); cases kept in .build/yoga-oracle/" >&2
     return 1
   fi
+}
+
+# --- h. jsclient --------------------------------------------------------------------------
+# The tests start their own `loom serve` ($LOOM_BIN) on a free loopback port.
+step_jsclient() {
+  command -v node >/dev/null || { echo "jsclient: node is not installed (scripts/install-deps.sh test)" >&2; return 1; }
+  LOOM_BIN="$LOOM_BIN" timeout -k 5 180 node --test clients/js/test/
 }
 
 # --- run ----------------------------------------------------------------------------------
