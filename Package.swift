@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .executable(name: "loom", targets: ["loom"]),
         .library(name: "LoomLayout", targets: ["LoomLayout"]),
+        // The Swift client for apps: no server module, no Linux-only API.
+        .library(name: "LoomClient", targets: ["LoomClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -13,6 +15,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The layout engine: Texture's semantics, no I/O, no JSON.
@@ -60,6 +66,15 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/loom"),
 
+        // The client library: request and response types generated from openapi.yaml at build
+        // time, a builder in Texture's words on top, async/await over URLSession.
+        .target(name: "LoomClient", dependencies: [
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], path: "Sources/LoomClient",
+                plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
+
         .executableTarget(name: "LoomFuzz", dependencies: ["LoomService", "LoomLayout"], path: "Sources/LoomFuzz"),
 
         // What the test targets share: the fake text measurers, a raw HTTP client, JSON
@@ -73,6 +88,12 @@ let package = Package(
         .testTarget(name: "LoomServiceTests", dependencies: ["LoomService", "LoomLayout", "LoomText", "LoomTestSupport"]),
         .testTarget(name: "LoomHTTPTests", dependencies: [
             "LoomHTTP", "LoomTestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The client against a real `loom serve` ($LOOM_BIN): no server module imported.
+        .testTarget(name: "LoomClientTests", dependencies: [
+            "LoomClient",
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .testTarget(name: "LoomServerTests", dependencies: [
             "LoomServer", "LoomService", "LoomHTTP", "LoomText", "LoomLayout", "LoomTestSupport",

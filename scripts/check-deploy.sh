@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Validates the contract and the deployment files, offline once its tools are installed:
 #   1. openapi.yaml            openapi-spec-validator (OpenAPI 3.1), and every
-#                              examples/*.json against its LayoutRequest schema (jsonschema)
+#                              examples/*.json against its LayoutRequest schema (jsonschema);
+#                              Sources/LoomClient/openapi.json (the Swift client's generator
+#                              input) is what scripts/client-openapi.py makes of it
 #   2. deploy/k8s/*.yaml       kubernetes-validate --strict (JSON schemas shipped in the
 #                              package), plus consistency checks between the manifests
 #   3. deploy/docker-compose.yml  check-jsonschema with its vendored compose-spec schema,
@@ -64,6 +66,8 @@ dockerfile-parse $("$PY" -c 'import importlib.metadata as m; print(m.version("do
 # ---------------------------------------------------------------- 1. OpenAPI
 echo "== openapi.yaml"
 run "openapi-spec-validator openapi.yaml (OpenAPI 3.1)" "$BIN/openapi-spec-validator" openapi.yaml
+run "Sources/LoomClient/openapi.json is openapi.yaml for the generator (scripts/client-openapi.py)" \
+  "$PY" scripts/client-openapi.py --check
 run "examples/*.json and contract checks against openapi.yaml" "$PY" - <<'EOF'
 import glob, json, sys, yaml, jsonschema
 
