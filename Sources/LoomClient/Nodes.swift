@@ -68,13 +68,15 @@ public struct ButtonNode: LayoutElement {
     public struct Content: Sendable, Hashable {
         public var title: TextNode.Content?
         public var imageSize: Size?
+        public var imageURL: String?
         public var contentSpacing: Double?
         public var laysOutHorizontally: Bool?
         public var contentEdgeInsets: EdgeInsets?
         public var imageAlignment: ImageAlignment?
     }
 
-    public init(title: String? = nil, font: Font? = nil, imageSize: Size? = nil, contentSpacing: Double? = nil,
+    public init(title: String? = nil, font: Font? = nil, imageSize: Size? = nil, imageURL: String? = nil,
+                contentSpacing: Double? = nil,
                 laysOutHorizontally: Bool? = nil, contentEdgeInsets: EdgeInsets? = nil,
                 imageAlignment: ImageAlignment? = nil) {
         var c = Content()
@@ -83,7 +85,7 @@ public struct ButtonNode: LayoutElement {
             t.font = font
             c.title = t
         }
-        c.imageSize = imageSize; c.contentSpacing = contentSpacing; c.laysOutHorizontally = laysOutHorizontally
+        c.imageSize = imageSize; c.imageURL = imageURL; c.contentSpacing = contentSpacing; c.laysOutHorizontally = laysOutHorizontally
         c.contentEdgeInsets = contentEdgeInsets; c.imageAlignment = imageAlignment
         element = Element(.button(c))
     }

@@ -196,7 +196,9 @@ struct IdAssignment {
                                 truncationText: t.truncationText,
                                 textContainerInset: t.textContainerInset.map(StyleWire.finite))
             }
-            b.image = c.imageSize.map { .init(intrinsicSize: StyleWire.size($0)) }
+            if c.imageSize != nil || c.imageURL != nil {
+                b.image = .init(intrinsicSize: c.imageSize.map(StyleWire.size), url: c.imageURL)
+            }
             b.contentSpacing = c.contentSpacing
             b.laysOutHorizontally = c.laysOutHorizontally
             b.contentEdgeInsets = c.contentEdgeInsets.map(StyleWire.finite)

@@ -12,6 +12,10 @@ enum ExampleBuilders {
         ("yoga-card-row.json", yogaCardRow),
         ("yoga-chip-absolute.json", yogaChipAbsolute),
         ("yoga-toolbar-in-stack.json", yogaToolbarInStack),
+        ("text-cell-title-subtitle.json", textCell),
+        ("button-with-icon.json", buttonWithIcon),
+        ("wrapped-tag-stack.json", wrappedTags),
+        ("ratio-photo-with-corner-badge.json", ratioPhotoWithBadge),
     ]
 
     static func header() -> LayoutRequest {
@@ -123,5 +127,40 @@ enum ExampleBuilders {
         }
         let body = DisplayNode(intrinsicSize: Size(width: 200, height: 100)).id("body")
         return .width(320, Stack(.vertical, spacing: 8) { toolbar; body }.id("screen"), scale: 2)
+    }
+
+    static func textCell() -> LayoutRequest {
+        let title = TextNode("Hiking trails", font: Font(family: "Roboto", size: 17)).id("titleNode")
+        let subtitle = TextNode("12 new this week", font: Font(family: "Roboto", size: 14)).id("subtitleNode")
+        let stack = Stack(.vertical, spacing: 4, alignItems: .start) { title; subtitle }.id("textStack")
+        return .width(375, Inset(EdgeInsets(top: 12, left: 16, bottom: 12, right: 16), stack).id("cellInset"), scale: 2)
+    }
+
+    static func buttonWithIcon() -> LayoutRequest {
+        let button = ButtonNode(title: "Follow", font: Font(family: "Roboto", size: 15, weight: 500),
+                                imageSize: Size(width: 16, height: 16), imageURL: "https://example.com/icons/plus.png",
+                                contentSpacing: 6, contentEdgeInsets: EdgeInsets(top: 8, left: 16, bottom: 8, right: 16))
+        return LayoutRequest(button.id("followButton"), maxWidth: 375, scale: 2)
+    }
+
+    static func wrappedTags() -> LayoutRequest {
+        func tag(_ text: String, _ id: String) -> Element {
+            TextNode(text, font: Font(family: "Roboto", size: 14)) {
+                $0.textContainerInset = EdgeInsets(top: 4, left: 10, bottom: 4, right: 10)
+            }.id(id)
+        }
+        let tags = Stack(.horizontal, spacing: 8, flexWrap: .wrap, lineSpacing: 8) {
+            tag("swift", "swiftTag"); tag("layout", "layoutTag"); tag("texture", "textureTag")
+            tag("ios", "iosTag"); tag("web", "webTag")
+        }.id("tagStack")
+        return LayoutRequest(tags, maxWidth: 160, scale: 2)
+    }
+
+    static func ratioPhotoWithBadge() -> LayoutRequest {
+        let photo = ImageNode(url: "https://example.com/photos/trail.jpg").id("photoNode")
+        let badge = DisplayNode().id("badgeNode").style { $0.preferredSize = Size(width: 24, height: 24) }
+        let root = Corner(Ratio(0.5625, photo).id("photoRatio"), corner: badge, location: .topRight,
+                          offset: Point(x: -16, y: 16)).id("badgeCorner")
+        return LayoutRequest(root, maxWidth: 300, scale: 2)
     }
 }

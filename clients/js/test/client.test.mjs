@@ -1,7 +1,7 @@
 // The JavaScript client against a real `loom serve` (node --test).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
 import http from "node:http";
 
@@ -21,6 +21,11 @@ async function postRaw(body) {
   });
   return { status: res.status, key: res.headers.get("x-layout-key"), json: await res.json() };
 }
+
+test("every file of examples/ has a builder version", async () => {
+  const files = (await readdir(path.join(repoRoot, "examples"))).filter((f) => f.endsWith(".json")).sort();
+  assert.deepEqual(Object.keys(examples).sort(), files);
+});
 
 for (const [file, build] of Object.entries(examples)) {
   test(`examples/${file} written with the builder is the same request`, async () => {

@@ -2,7 +2,7 @@
 // The tests check that each gives the very request the file holds (same X-Layout-Key,
 // same frames).
 import {
-  stack, inset, overlay, center, staticLayout, spacer, node, image,
+  stack, inset, overlay, center, staticLayout, spacer, node, image, text, button, ratio, corner,
 } from "../loom.js";
 
 const scale2 = { scale: 2 };
@@ -108,5 +108,46 @@ export const examples = {
       ] }),
       node({ id: "body", intrinsicSize: { width: 200, height: 100 } }),
     ]),
+  }),
+
+  "text-cell-title-subtitle.json": () => ({
+    sizeRange: { min: { width: 375, height: 0 }, max: { width: 375, height: null } },
+    ...scale2,
+    root: inset({ id: "cellInset", insets: { top: 12, left: 16, bottom: 12, right: 16 } },
+      stack({ id: "textStack", direction: "vertical", spacing: 4, alignItems: "start" }, [
+        text("Hiking trails", { id: "titleNode", font: { family: "Roboto", size: 17 } }),
+        text("12 new this week", { id: "subtitleNode", font: { family: "Roboto", size: 14 } }),
+      ])),
+  }),
+
+  "button-with-icon.json": () => ({
+    sizeRange: { min: { width: 0, height: 0 }, max: { width: 375, height: null } },
+    ...scale2,
+    root: button({ id: "followButton",
+      title: { text: "Follow", font: { family: "Roboto", size: 15, weight: 500 } },
+      image: { intrinsicSize: { width: 16, height: 16 }, url: "https://example.com/icons/plus.png" },
+      contentSpacing: 6,
+      contentEdgeInsets: { top: 8, left: 16, bottom: 8, right: 16 } }),
+  }),
+
+  "wrapped-tag-stack.json": () => {
+    const tag = (t, id) => text(t, { id, font: { family: "Roboto", size: 14 },
+      textContainerInset: { top: 4, left: 10, bottom: 4, right: 10 } });
+    return {
+      sizeRange: { min: { width: 0, height: 0 }, max: { width: 160, height: null } },
+      ...scale2,
+      root: stack({ id: "tagStack", direction: "horizontal", flexWrap: "wrap", spacing: 8, lineSpacing: 8 }, [
+        tag("swift", "swiftTag"), tag("layout", "layoutTag"), tag("texture", "textureTag"),
+        tag("ios", "iosTag"), tag("web", "webTag"),
+      ]),
+    };
+  },
+
+  "ratio-photo-with-corner-badge.json": () => ({
+    sizeRange: { min: { width: 0, height: 0 }, max: { width: 300, height: null } },
+    ...scale2,
+    root: corner({ id: "badgeCorner", cornerLocation: "topRight", offset: { x: -16, y: 16 } },
+      ratio({ id: "photoRatio", ratio: 0.5625 }, image({ id: "photoNode", url: "https://example.com/photos/trail.jpg" })),
+      node({ id: "badgeNode", style: { preferredSize: { width: 24, height: 24 } } })),
   }),
 };
