@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import LoomLayout
 import LoomService
 
@@ -40,15 +39,15 @@ struct LimitOptions: ParsableArguments {
         config.deadlineSeconds = try Setting("--deadline", "LOOM_DEADLINE").double(
             deadline, default: 5.0, Double.ulpOfOne...3600, "> 0 and at most 3600 seconds")
         var policy = BudgetPolicy()
-        func budget(_ flag: Int?, _ name: String, _ fallback: Int) throws -> Int {
-            try Setting("--budget-\(name)", "LOOM_BUDGET_\(name.uppercased().replacingOccurrences(of: "-", with: "_"))")
-                .int(flag, default: fallback, 0...Int.max, ">= 0")
+        func budget(_ flag: Int?, _ name: String, _ env: String, _ fallback: Int) throws -> Int {
+            try Setting(name, env).int(flag, default: fallback, 0...Int.max, ">= 0")
         }
-        policy.measurements = try budget(budgetMeasurements, "measurements", policy.measurements)
-        policy.measurementsPerElement = try budget(budgetPerElement, "per-element", policy.measurementsPerElement)
-        policy.characters = try budget(budgetTextBytes, "text-bytes", policy.characters)
-        policy.lines = try budget(budgetLines, "lines", policy.lines)
-        policy.perTextByte = try budget(budgetPerTextByte, "per-text-byte", policy.perTextByte)
+        policy.measurements = try budget(budgetMeasurements, "--budget-measurements", "LOOM_BUDGET_MEASUREMENTS", policy.measurements)
+        policy.measurementsPerElement = try budget(budgetPerElement, "--budget-per-element", "LOOM_BUDGET_PER_ELEMENT",
+                                                   policy.measurementsPerElement)
+        policy.characters = try budget(budgetTextBytes, "--budget-text-bytes", "LOOM_BUDGET_TEXT_BYTES", policy.characters)
+        policy.lines = try budget(budgetLines, "--budget-lines", "LOOM_BUDGET_LINES", policy.lines)
+        policy.perTextByte = try budget(budgetPerTextByte, "--budget-per-text-byte", "LOOM_BUDGET_PER_TEXT_BYTE", policy.perTextByte)
         config.budget = policy
     }
 }
