@@ -1,21 +1,24 @@
-import CoreMetrics
+import LoomService
 import Prometheus
 import Synchronization
 
 /// HTTP metrics: answers per (route, method, status) and durations per route, in the
 /// service's Prometheus registry. Every label comes from a closed set: routes are the
 /// router's (unknown paths are "other"), methods the common ones (any other is "other"),
-/// statuses the ones the server sends.
+/// statuses the ones the server sends. Made in the registry itself (not through
+/// swift-metrics' factory, which gives no help text), with the factory's duration buckets.
 public final class HTTPMetrics: @unchecked Sendable {
     private let factory: PrometheusMetricsFactory
+    static let requestsHelp = "HTTP requests answered, by route, method and status."
+    static let durationHelp = "Seconds from a request's arrival to its answer, by route."
     /// Per-(route, method, status) counters and per-route timers, made on first use.
-    private let perRoute = Mutex<(counters: [String: CoreMetrics.Counter], timers: [String: CoreMetrics.Timer])>(([:], [:]))
+    private let perRoute = Mutex<(counters: [String: Prometheus.Counter], timers: [String: DurationHistogram])>(([:], [:]))
     /// The same metrics for the router's routes by number: a short list per route, searched
     /// without hashing or formatting a key (every request passes here).
     private let byRoute = Mutex<[RouteMetrics]>([])
     private struct RouteMetrics {
-        var timer: CoreMetrics.Timer?
-        var counters: [(method: String, status: Int, counter: CoreMetrics.Counter)] = []
+        var timer: DurationHistogram?
+        var counters: [(method: String, status: Int, counter: Prometheus.Counter)] = []
     }
 
     public init(factory: PrometheusMetricsFactory) { self.factory = factory }
@@ -42,12 +45,12 @@ public final class HTTPMetrics: @unchecked Sendable {
     /// for the same `label`, below 64) as well as by its label.
     public func request(route: Int, label: String, method rawMethod: String, status: Int, nanoseconds: UInt64) {
         let method = HTTPMetrics.methodLabel(rawMethod)
-        let found = byRoute.withLock { table -> (CoreMetrics.Counter, CoreMetrics.Timer)? in
+        let found = byRoute.withLock { table -> (Prometheus.Counter, DurationHistogram)? in
             guard route < table.count, let timer = table[route].timer else { return nil }
             for c in table[route].counters where c.status == status && c.method == method { return (c.counter, timer) }
             return nil
         }
-        let (counter, timer): (CoreMetrics.Counter, CoreMetrics.Timer)
+        let (counter, timer): (Prometheus.Counter, DurationHistogram)
         if let found {
             (counter, timer) = found
         } else {
@@ -66,15 +69,16 @@ public final class HTTPMetrics: @unchecked Sendable {
     }
 
     /// The counter and timer of (route, method, status), made on first use.
-    private func metrics(route: String, method: String, status: Int) -> (CoreMetrics.Counter, CoreMetrics.Timer) {
+    private func metrics(route: String, method: String, status: Int) -> (Prometheus.Counter, DurationHistogram) {
         let key = "\(route) \(method) \(status)"
         let factory = self.factory
-        return perRoute.withLock { maps -> (CoreMetrics.Counter, CoreMetrics.Timer) in
-            let c = maps.counters[key] ?? CoreMetrics.Counter(label: "loom_http_requests_total",
-                                                              dimensions: [("route", route), ("method", method), ("status", String(status))],
-                                                              factory: factory)
-            let t = maps.timers[route] ?? CoreMetrics.Timer(label: "loom_http_request_duration_seconds", dimensions: [("route", route)],
-                                                            factory: factory)
+        return perRoute.withLock { maps -> (Prometheus.Counter, DurationHistogram) in
+            let c = maps.counters[key] ?? factory.registry.makeCounter(
+                descriptor: ServiceMetrics.named("loom_http_requests_total", HTTPMetrics.requestsHelp),
+                labels: [("route", route), ("method", method), ("status", String(status))])
+            let t = maps.timers[route] ?? factory.registry.makeDurationHistogram(
+                descriptor: ServiceMetrics.named("loom_http_request_duration_seconds", HTTPMetrics.durationHelp),
+                labels: [("route", route)], buckets: factory.defaultDurationHistogramBuckets)
             maps.counters[key] = c
             maps.timers[route] = t
             return (c, t)

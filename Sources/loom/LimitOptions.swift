@@ -30,30 +30,24 @@ struct LimitOptions: ParsableArguments {
 
     /// The service configuration these options describe (checked: a bad value is an error).
     func apply(to config: inout ServiceConfiguration) throws {
-        let depth = setting(maxDepth, "LOOM_MAX_DEPTH", 512)
         // The decoder and the engine recurse once per level on 8 MiB pool-thread stacks.
-        guard (1...1024).contains(depth) else { throw ValidationError("--max-depth / LOOM_MAX_DEPTH must be 1…1024") }
-        let nodes = setting(maxNodes, "LOOM_MAX_NODES", 100_000)
-        guard nodes >= 1 else { throw ValidationError("--max-nodes / LOOM_MAX_NODES must be at least 1") }
-        let textBytes = setting(maxTextBytes, "LOOM_MAX_TEXT_BYTES", 100_000)
-        guard (1...1_000_000).contains(textBytes) else {
-            throw ValidationError("--max-text-bytes / LOOM_MAX_TEXT_BYTES must be 1…1000000 (the measurer's arithmetic is checked up to there)")
-        }
+        let depth = try Setting("--max-depth", "LOOM_MAX_DEPTH").int(maxDepth, default: 512, 1...1024, "1…1024")
+        let nodes = try Setting("--max-nodes", "LOOM_MAX_NODES").int(maxNodes, default: 100_000, 1...Int.max, "at least 1")
+        let textBytes = try Setting("--max-text-bytes", "LOOM_MAX_TEXT_BYTES").int(
+            maxTextBytes, default: 100_000, 1...1_000_000, "1…1000000 (the measurer's arithmetic is checked up to there)")
         config.limits = DecodeLimits(maxDepth: depth, maxNodes: nodes, maxTextBytes: textBytes)
-        let seconds = setting(deadline, "LOOM_DEADLINE", 5.0)
-        guard seconds > 0 && seconds <= 3600 else { throw ValidationError("--deadline / LOOM_DEADLINE must be > 0 and at most 3600 seconds") }
-        config.deadlineSeconds = seconds
+        config.deadlineSeconds = try Setting("--deadline", "LOOM_DEADLINE").double(
+            deadline, default: 5.0, Double.ulpOfOne...3600, "> 0 and at most 3600 seconds")
         var policy = BudgetPolicy()
-        policy.measurements = setting(budgetMeasurements, "LOOM_BUDGET_MEASUREMENTS", policy.measurements)
-        policy.measurementsPerElement = setting(budgetPerElement, "LOOM_BUDGET_PER_ELEMENT", policy.measurementsPerElement)
-        policy.characters = setting(budgetTextBytes, "LOOM_BUDGET_TEXT_BYTES", policy.characters)
-        policy.lines = setting(budgetLines, "LOOM_BUDGET_LINES", policy.lines)
-        policy.perTextByte = setting(budgetPerTextByte, "LOOM_BUDGET_PER_TEXT_BYTE", policy.perTextByte)
-        for (name, value) in [("measurements", policy.measurements), ("per-element", policy.measurementsPerElement),
-                              ("text-bytes", policy.characters), ("lines", policy.lines), ("per-text-byte", policy.perTextByte)]
-        where value < 0 {
-            throw ValidationError("--budget-\(name) must be >= 0")
+        func budget(_ flag: Int?, _ name: String, _ env: String, _ fallback: Int) throws -> Int {
+            try Setting(name, env).int(flag, default: fallback, 0...Int.max, ">= 0")
         }
+        policy.measurements = try budget(budgetMeasurements, "--budget-measurements", "LOOM_BUDGET_MEASUREMENTS", policy.measurements)
+        policy.measurementsPerElement = try budget(budgetPerElement, "--budget-per-element", "LOOM_BUDGET_PER_ELEMENT",
+                                                   policy.measurementsPerElement)
+        policy.characters = try budget(budgetTextBytes, "--budget-text-bytes", "LOOM_BUDGET_TEXT_BYTES", policy.characters)
+        policy.lines = try budget(budgetLines, "--budget-lines", "LOOM_BUDGET_LINES", policy.lines)
+        policy.perTextByte = try budget(budgetPerTextByte, "--budget-per-text-byte", "LOOM_BUDGET_PER_TEXT_BYTE", policy.perTextByte)
         config.budget = policy
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 import Logging
 import Synchronization
 
-/// A swift-log handler writing one plain line per record to standard output:
-/// `2026-11-22T04:10:00Z info loom: remote=127.0.0.1 [LoomHTTP] POST /layout 200 1556B 0.1ms`.
+/// A swift-log handler writing one line per record to standard output, as text:
+/// `2026-11-22T04:10:00Z info loom: remote=127.0.0.1 [LoomHTTP] POST /layout 200 1556B 0.1ms`,
+/// or (`--log-format json`) as one JSON object with the same fields: `{"time":…,"level":…,
+/// "label":…, the metadata…, "source":…,"message":…}` (and `"error"` when there is one).
 /// It exists because the access log writes a line per request: swift-log's
 /// StreamLogHandler formats a local-time timestamp with strftime and flushes for every
 /// record, which halved cache-hit throughput (README, benchmarks). This one formats the UTC
@@ -12,12 +14,14 @@ import Synchronization
 struct LineLogHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level
+    let format: LogFormat
     var metadata: Logger.Metadata = [:]
     var metadataProvider: Logger.MetadataProvider?
 
-    init(label: String, level: Logger.Level) {
+    init(label: String, level: Logger.Level, format: LogFormat = .text) {
         self.label = label
         self.logLevel = level
+        self.format = format
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -43,11 +47,76 @@ struct LineLogHandler: LogHandler {
         var all = metadata
         if let provided = metadataProvider?.get() { all.merge(provided) { $1 } }
         if let explicit = event.metadata { all.merge(explicit) { $1 } }
-        var text = Self.timestamp() + " " + event.level.rawValue + " " + label + ":"
-        for (k, v) in all.sorted(by: { $0.key < $1.key }) { text += " \(k)=\(v)" }
-        text += " [\(event.source)] \(event.message)"
-        if let error = event.error { text += " error=\(error)" }
+        let sorted = all.sorted(by: { $0.key < $1.key })
+        var text: String
+        switch format {
+        case .text:
+            text = Self.timestamp() + " " + event.level.rawValue + " " + label + ":"
+            for (k, v) in sorted { text += " \(k)=\(v)" }
+            text += " [\(event.source)] \(event.message)"
+            if let error = event.error { text += " error=\(error)" }
+        case .json:
+            text = "{\"time\":\"" + Self.timestamp() + "\",\"level\":\"" + event.level.rawValue + "\",\"label\":" + JSONText.quoted(label)
+            for (k, v) in sorted {
+                // A metadata key never hides a fixed field.
+                let key = LineLogHandler.fixedFields.contains(k) ? "metadata_" + k : k
+                text += "," + JSONText.quoted(key) + ":" + JSONText.value(v)
+            }
+            text += ",\"source\":" + JSONText.quoted(event.source) + ",\"message\":" + JSONText.quoted("\(event.message)")
+            if let error = event.error { text += ",\"error\":" + JSONText.quoted("\(error)") }
+            text += "}"
+        }
         LogOutput.shared.append(text + "\n", immediately: event.level >= .warning)
+    }
+
+    /// The fields every JSON line has.
+    static let fixedFields: Set<String> = ["time", "level", "label", "source", "message", "error"]
+}
+
+/// `--log-format` / `LOOM_LOG_FORMAT`.
+enum LogFormat: String, CaseIterable {
+    case text, json
+}
+
+/// JSON text for log lines.
+enum JSONText {
+    /// `s` as a JSON string, quotes included.
+    static func quoted(_ s: String) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(s.utf8.count + 2)
+        out.append(UInt8(ascii: "\""))
+        append(escaping: s.utf8, to: &out)
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A metadata value: strings as strings, lists as arrays, dictionaries as objects.
+    static func value(_ v: Logger.MetadataValue) -> String {
+        switch v {
+        case .string(let s): return quoted(s)
+        case .stringConvertible(let c): return quoted(c.description)
+        case .array(let a): return "[" + a.map(value).joined(separator: ",") + "]"
+        case .dictionary(let d):
+            return "{" + d.sorted(by: { $0.key < $1.key }).map { quoted($0.key) + ":" + value($0.value) }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// Appends `bytes` escaped for the inside of a JSON string: `"` and `\` get a
+    /// backslash, control characters are written `\u00XX`.
+    static func append<S: Sequence>(escaping bytes: S, to out: inout [UInt8]) where S.Element == UInt8 {
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(UInt8(ascii: "\\")); out.append(b)
+            case 0..<0x20, 0x7F:
+                out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "u")); out.append(UInt8(ascii: "0")); out.append(UInt8(ascii: "0"))
+                out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 15)])
+            default:
+                out.append(b)
+            }
+        }
     }
 }
 
@@ -93,7 +162,8 @@ final class LogOutput: @unchecked Sendable {
     /// writes `logger.info(message, metadata: ["remote": remote])` from the LoomHTTP module,
     /// built as bytes under one lock: `HTTPServer.accessLogWriter` calls the function this
     /// returns for every request.
-    func accessLineWriter(label: String) -> @Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void {
+    func accessLineWriter(label: String, format: LogFormat = .text) -> @Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void {
+        if format == .json { return jsonAccessLineWriter(label: label) }
         let infix = Array(" info \(label): remote=".utf8)
         let source = Array(" [LoomHTTP] ".utf8)
         return { message, remote in
@@ -111,6 +181,32 @@ final class LogOutput: @unchecked Sendable {
                         b.append(UInt8(ascii: "\n"))
                         return b.count >= 64 << 10
                     }
+                }
+            }
+            if full { self.flush() }
+        }
+    }
+
+    /// The same line as `LineLogHandler` writes it in JSON: time, level, label, remote,
+    /// source and message.
+    private func jsonAccessLineWriter(label: String) -> @Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void {
+        let head = Array("{\"time\":\"".utf8)
+        let infix = Array("\",\"level\":\"info\",\"label\":\(JSONText.quoted(label)),\"remote\":\"".utf8)
+        let source = Array("\",\"source\":\"LoomHTTP\",\"message\":\"".utf8)
+        let tail = Array("\"}\n".utf8)
+        return { message, remote in
+            let now = time(nil)
+            let full = self.clock.withLock { c -> Bool in
+                let stamp = self.current(now, &c)
+                return self.buffer.withLock { b -> Bool in
+                    b.append(contentsOf: head)
+                    b.append(contentsOf: stamp)
+                    b.append(contentsOf: infix)
+                    JSONText.append(escaping: remote.utf8, to: &b)
+                    b.append(contentsOf: source)
+                    JSONText.append(escaping: message, to: &b)
+                    b.append(contentsOf: tail)
+                    return b.count >= 64 << 10
                 }
             }
             if full { self.flush() }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+import LoomService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -171,7 +172,8 @@ final class ServeProcessTests: XCTestCase {
         guard let line = served.waitForLine(containing: "loom listening", timeout: 30) else {
             throw BinaryProblem(description: "loom serve did not start: no 'loom listening' line; output:\n\(served.log)")
         }
-        guard let match = line.range(of: #"port="?[0-9]+"#, options: .regularExpression) else {
+        // port=123 in text lines, "port":"123" in JSON ones.
+        guard let match = line.range(of: #"port"?[=:]"?[0-9]+"#, options: .regularExpression) else {
             throw BinaryProblem(description: "no port in: \(line)")
         }
         served.port = Int(line[match].filter(\.isNumber)) ?? 0
@@ -379,10 +381,12 @@ final class ServeProcessTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
     }
 
+    /// The message names the one setting that is wrong and the value it was given.
     func testNegativeCacheSizesAreRefusedAtStart() throws {
-        let message = "--cache-entries / LOOM_CACHE_ENTRIES and --cache-bytes / LOOM_CACHE_BYTES must be >= 0"
-        for (arguments, environment) in [(["serve", "--port", "0", "--cache-entries=-1"], [String: String]()),
-                                         (["serve", "--port", "0"], ["LOOM_CACHE_BYTES": "-5"])] {
+        for (arguments, environment, message) in [
+            (["serve", "--port", "0", "--cache-entries=-1"], [String: String](), "--cache-entries -1: --cache-entries / LOOM_CACHE_ENTRIES must be >= 0"),
+            (["serve", "--port", "0"], ["LOOM_CACHE_BYTES": "-5"], "LOOM_CACHE_BYTES=-5: --cache-bytes / LOOM_CACHE_BYTES must be >= 0"),
+        ] {
             let run = try runLoom(arguments, environment: environment, timeout: 60)
             XCTAssertNotNil(run.status, "\(arguments) \(environment) still running")
             XCTAssertNotEqual(run.status, 0, "\(arguments) \(environment)")
@@ -411,9 +415,118 @@ final class ServeProcessTests: XCTestCase {
         let bad = try runLoom(["layout", "-"], input: Array(#"{"root": {"type": "nope"}}"#.utf8))
         XCTAssertEqual(bad.status, 1, bad.stderr)
         XCTAssertEqual(TestJSON.object(Array(bad.stdout.utf8))["error"].flatMap { ($0 as? [String: Any])?["code"] as? String }, "invalid_spec", bad.stdout)
+        // A file that cannot be read is an error like any other (exit 1), with errno's reason.
         let missing = try runLoom(["layout", file.path + ".missing"])
-        XCTAssertEqual(missing.status, 2, missing.stderr)
-        XCTAssertTrue(missing.stderr.contains("cannot read"), missing.stderr)
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("cannot read \(file.path).missing: No such file or directory"), missing.stderr)
+        let directory = try runLoom(["layout", FileManager.default.temporaryDirectory.path])
+        XCTAssertEqual(directory.status, 1, directory.stderr)
+        XCTAssertTrue(directory.stderr.contains("Is a directory"), directory.stderr)
+        // --pretty: the same JSON, indented two spaces a level.
+        let pretty = try runLoom(["layout", "--pretty", file.path])
+        XCTAssertEqual(pretty.status, 0, pretty.stderr)
+        XCTAssertEqual(pretty.stdout.filter { !$0.isWhitespace }, fromFile.stdout.filter { !$0.isWhitespace })
+        let lines = pretty.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.first, "{", pretty.stdout)
+        XCTAssertTrue(lines.contains(#"  "frames": {"#), pretty.stdout)
+        XCTAssertTrue(lines.contains(#"    "a": {"#), pretty.stdout)
+        XCTAssertTrue(lines.contains(#"      "width": 12,"#), pretty.stdout)
+        XCTAssertEqual(lines.last, "}", pretty.stdout)
+        // A missing font directory is named in plain words, not as a Swift error value.
+        let fonts = try runLoom(["layout", "--font-dir", "/nonexistent-loom-fonts", file.path])
+        XCTAssertEqual(fonts.status, 64, fonts.stderr)
+        XCTAssertTrue(fonts.stderr.contains("--font-dir /nonexistent-loom-fonts: /nonexistent-loom-fonts does not exist"), fonts.stderr)
+        XCTAssertFalse(fonts.stderr.contains("TextMeasuringError"), fonts.stderr)
+        let version = try runLoom(["--version"])
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertEqual(version.stdout, LoomVersion.current + "\n")
+    }
+
+    /// Every bad value, as a flag or in the environment, stops `serve` before it listens:
+    /// exit status 64 and a message naming the setting and the value.
+    func testBadValuesStopTheStart() throws {
+        let cases: [([String], [String: String], String)] = [
+            ([], ["PORT": "abc"], "PORT=abc: --port / PORT must be a whole number"),
+            ([], ["PORT": "70000"], "PORT=70000: --port / PORT must be 0…65535"),
+            ([], ["LOOM_WORKERS": "abc"], "LOOM_WORKERS=abc: --workers / LOOM_WORKERS must be auto or a whole number"),
+            ([], ["LOOM_WORKERS": "0"], "LOOM_WORKERS=0: --workers / LOOM_WORKERS must be auto or a whole number"),
+            (["--workers", "0"], [:], "--workers 0: --workers / LOOM_WORKERS must be auto or a whole number"),
+            ([], ["LOOM_CACHE_BYTES": "64Q"], "LOOM_CACHE_BYTES=64Q: --cache-bytes / LOOM_CACHE_BYTES must be a byte size"),
+            (["--text-cache-bytes", "lots"], [:], "--text-cache-bytes lots: --text-cache-bytes / LOOM_TEXT_CACHE_BYTES must be a byte size"),
+            ([], ["LOOM_MAX_BODY_BYTES": "4 megs"], "LOOM_MAX_BODY_BYTES=4 megs: --max-body-bytes / LOOM_MAX_BODY_BYTES must be a byte size"),
+            ([], ["LOOM_LOG_LEVEL": "loud"], "LOOM_LOG_LEVEL=loud: --log-level / LOOM_LOG_LEVEL must be one of trace, debug, info"),
+            ([], ["LOOM_LOG_FORMAT": "xml"], "LOOM_LOG_FORMAT=xml: --log-format / LOOM_LOG_FORMAT must be one of text, json"),
+            ([], ["LOOM_QUEUE_LIMIT": "-1"], "LOOM_QUEUE_LIMIT=-1: --queue-limit / LOOM_QUEUE_LIMIT must be 0…1000000"),
+            ([], ["LOOM_HTTP_THREADS": "0"], "LOOM_HTTP_THREADS=0: --http-threads / LOOM_HTTP_THREADS must be 1…1024"),
+            ([], ["LOOM_DEADLINE": "soon"], "LOOM_DEADLINE=soon: --deadline / LOOM_DEADLINE must be a number"),
+            ([], ["LOOM_MAX_NODES": "many"], "LOOM_MAX_NODES=many: --max-nodes / LOOM_MAX_NODES must be a whole number"),
+            ([], ["LOOM_BUDGET_LINES": "-3"], "LOOM_BUDGET_LINES=-3: --budget-lines / LOOM_BUDGET_LINES must be >= 0"),
+            ([], ["LOOM_ADMIN_PORT": "x"], "LOOM_ADMIN_PORT=x: --admin-port / LOOM_ADMIN_PORT must be a whole number"),
+            ([], ["LOOM_DRAIN_TIMEOUT": "-1"], "LOOM_DRAIN_TIMEOUT=-1: --drain-timeout / LOOM_DRAIN_TIMEOUT must be 0…86400"),
+            ([], ["LOOM_FONT_DIRS": "/nonexistent-loom-fonts"], "LOOM_FONT_DIRS=/nonexistent-loom-fonts: /nonexistent-loom-fonts does not exist"),
+        ]
+        for (arguments, environment, message) in cases {
+            // --port would hide PORT.
+            let port = environment["PORT"] == nil ? ["--port", "0"] : ["--host", "127.0.0.1"]
+            let run = try runLoom(["serve"] + port + arguments, environment: environment, timeout: 30)
+            XCTAssertEqual(run.status, 64, "\(arguments) \(environment): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(message), "\(arguments) \(environment): \(run.stderr)")
+            XCTAssertFalse(run.stdout.contains("loom listening"), run.stdout)
+        }
+    }
+
+    /// Byte sizes in any accepted form, `auto` workers (this process's cores: the test runs
+    /// with the same affinity and cgroup) and every effective setting in the start line.
+    func testStartLineListsEveryEffectiveSetting() throws {
+        let served = try serve(["--word-cache-bytes", "2KiB"], environment: [
+            "LOOM_CACHE_BYTES": "64Mi", "LOOM_TEXT_CACHE_BYTES": "1MB", "LOOM_MAX_BUFFERED_BODY_BYTES": "1Gi", "LOOM_WORKERS": "auto"])
+        let line = try XCTUnwrap(served.waitForLine(containing: "loom listening", timeout: 10))
+        for expected in ["cache_bytes=67108864", "text_cache_bytes=1000000", "word_cache_bytes=2048",
+                         "max_buffered_body_bytes=1073741824", "workers=\(ProcessFacts.availableCores())",
+                         "version=\(LoomVersion.current)", "max_body_bytes=4194304", "cache_entries=10000"] {
+            XCTAssertTrue(line.contains(" \(expected) "), "\(expected) not in \(line)")
+        }
+        for key in ["host", "port", "queue_limit", "http_threads", "max_connections", "connection_timeout", "header_timeout",
+                    "body_timeout", "min_body_rate", "max_depth", "max_nodes", "max_text_bytes", "deadline", "budget_measurements",
+                    "budget_per_element", "budget_text_bytes", "budget_lines", "budget_per_text_byte", "cors", "font_dirs",
+                    "fonts", "log_level", "log_format", "drain_timeout", "allocator"] {
+            XCTAssertTrue(line.contains(" \(key)="), "\(key) not in \(line)")
+        }
+        XCTAssertTrue(line.contains("Roboto"), "the shipped families are listed: \(line)")
+        kill(served.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(served.waitForExit(timeout: 30), 0, served.log)
+        let three = try serve(environment: ["LOOM_WORKERS": "3"])
+        XCTAssertTrue(three.waitForLine(containing: "loom listening", timeout: 10)?.contains(" workers=3 ") == true, three.log)
+        kill(three.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(three.waitForExit(timeout: 30), 0, three.log)
+    }
+
+    /// `--log-format json`: every line one JSON object with the text format's fields, access
+    /// lines included; `/metrics` names the version.
+    func testJSONLogFormat() throws {
+        let served = try serve(["--log-format", "json"])
+        let client = try RawHTTPClient(port: served.port)
+        XCTAssertEqual(try client.roundTrip("POST", "/layout", headers: Self.json, body: Array(Self.smallNode.utf8)).status, 200)
+        let metrics = try client.roundTrip("GET", "/metrics")
+        XCTAssertTrue(metrics.text.contains(#"loom_build_info{version="\#(LoomVersion.current)"} 1"#), metrics.text)
+        XCTAssertNotNil(served.waitForLine(containing: "/metrics", timeout: 10), served.log)
+        kill(served.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(served.waitForExit(timeout: 30), 0, served.log)
+        let objects = served.output.current.map { TestJSON.object(Array($0.utf8)) }
+        XCTAssertGreaterThanOrEqual(objects.count, 4, served.log)
+        for (object, line) in zip(objects, served.output.current) {
+            for field in ["time", "level", "label", "source", "message"] {
+                XCTAssertNotNil(object[field] as? String, "\(field) missing: \(line)")
+            }
+            XCTAssertNotNil((object["time"] as? String)?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression), line)
+        }
+        let start = try XCTUnwrap(objects.first { $0["message"] as? String == "loom listening" })
+        XCTAssertEqual(start["port"] as? String, String(served.port))
+        XCTAssertEqual(start["log_format"] as? String, "json")
+        let access = try XCTUnwrap(objects.first { ($0["message"] as? String)?.hasPrefix("POST /layout 200 ") == true }, served.log)
+        XCTAssertEqual(access["remote"] as? String, "127.0.0.1")
+        XCTAssertEqual(access["source"] as? String, "LoomHTTP")
+        XCTAssertEqual(access["level"] as? String, "info")
     }
 
     /// `loom bench --tree FILE --json` times a small tree: one JSON line for the tree and,

@@ -290,8 +290,8 @@ final class ServiceOverHTTPTests: ServiceOverHTTPTestCase {
         XCTAssertTrue(response.header("Content-Type")?.hasPrefix("text/plain") == true)
         let text = response.text
         for needle in ["loom_http_requests_total", "loom_http_request_duration_seconds", "loom_cache_hits_total",
-                       "loom_cache_misses_total", "loom_cache_entries", "loom_cache_bytes", "loom_cache_evictions",
-                       "loom_layouts_in_flight"] {
+                       "loom_cache_misses_total", "loom_cache_entries", "loom_cache_bytes", "loom_cache_evictions_total",
+                       "loom_layouts_in_flight", "loom_subtree_cache_hits_total", "loom_build_info"] {
             XCTAssertTrue(text.contains(needle), "no \(needle) in\n\(text)")
         }
         func value(_ prefix: String) -> Double? {
@@ -307,6 +307,59 @@ final class ServiceOverHTTPTests: ServiceOverHTTPTestCase {
         XCTAssertEqual(layoutOK.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }, 2, text)
         XCTAssertTrue(text.contains(#"status="400""#), text)
         XCTAssertTrue(text.contains(#"route="other""#), text)
+    }
+
+    /// The exposition follows Prometheus' conventions: every family has `# HELP` and
+    /// `# TYPE` once, every sample belongs to a family declared before it, counters (and only
+    /// counters) end in `_total`, the version is in `loom_build_info`, and the process
+    /// figures are there and plausible.
+    func testMetricsFollowPrometheusConventions() throws {
+        let loom = try startLoom()
+        XCTAssertEqual(try postJSON(loom, "/layout", Self.row(3)).status, 200)
+        let text = try request(loom, "GET", "/metrics").text
+        var help = Set<String>(), types: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 3).map(String.init)
+            if line.hasPrefix("# HELP ") {
+                XCTAssertTrue(help.insert(words[2]).inserted, "HELP twice for \(words[2])")
+                XCTAssertGreaterThan(words.count, 3, "empty help: \(line)")
+            } else if line.hasPrefix("# TYPE ") {
+                XCTAssertNil(types[words[2]], "TYPE twice for \(words[2])")
+                XCTAssertTrue(help.contains(words[2]), "no HELP before the TYPE of \(words[2])")
+                types[words[2]] = words[3]
+            } else {
+                let name = String(line.prefix { $0 != "{" && $0 != " " })
+                let family = types[name] != nil ? name
+                    : ["_bucket", "_sum", "_count"].compactMap { name.hasSuffix($0) ? String(name.dropLast($0.count)) : nil }.first ?? name
+                XCTAssertNotNil(types[family], "sample of an undeclared family: \(line)")
+                XCTAssertNotNil(Double(line.split(separator: " ").last ?? ""), "not a number: \(line)")
+            }
+        }
+        for (name, type) in types {
+            XCTAssertTrue(["counter", "gauge", "histogram"].contains(type), "\(name): \(type)")
+            XCTAssertEqual(name.hasSuffix("_total"), type == "counter", "\(name) is a \(type)")
+        }
+        // The names this version renamed are gone (CHANGELOG.md, 0.11.0).
+        for old in ["loom_cache_evictions", "loom_subtree_cache_hits", "loom_text_cache_hits", "loom_text_cache_misses"] {
+            XCTAssertNil(types[old], "\(old) is still exposed")
+            XCTAssertEqual(types[old + "_total"] ?? (old.hasPrefix("loom_text") ? "counter" : nil), "counter", old)
+        }
+        XCTAssertEqual(types["loom_build_info"], "gauge")
+        XCTAssertTrue(text.contains(#"loom_build_info{version="\#(LoomVersion.current)"} 1"#), text)
+        func value(_ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+        }
+        // This test process is the server: its own figures bound them.
+        let now = Date().timeIntervalSince1970
+        let start = try XCTUnwrap(value("process_start_time_seconds"))
+        XCTAssertLessThan(start, now + 1)
+        XCTAssertGreaterThan(start, now - 24 * 3600, "started within a day")
+        XCTAssertGreaterThan(try XCTUnwrap(value("process_resident_memory_bytes")), 1_048_576)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(value("process_virtual_memory_bytes")), try XCTUnwrap(value("process_resident_memory_bytes")))
+        XCTAssertGreaterThan(try XCTUnwrap(value("process_cpu_seconds_total")), 0)
+        let open = try XCTUnwrap(value("process_open_fds"))
+        XCTAssertGreaterThanOrEqual(open, 4, "stdin, stdout, stderr and the listening socket at least")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(value("process_max_fds")), open)
     }
 
     func testFontsListRoboto() throws {

@@ -635,3 +635,44 @@ final class DecoderErrorTests: XCTestCase {
         }
     }
 }
+
+// MARK: Messages that help (issue 21's CLI details)
+extension DecoderErrorTests {
+    /// An unknown `type` names the kind it is one edit (two for longer names) away from,
+    /// case ignored; the code and path stay those of any unknown type.
+    func testUnknownTypeSuggestsTheNearestKind() {
+        for (typed, meant) in [("stak", "stack"), ("Stack", "stack"), ("nod", "node"), ("txt", "text"), ("overlya", "overlay"),
+                               ("ratoi", "ratio"), ("backgrond", "background"), ("insett", "inset")] {
+            assertError(request(#"{"type": "\#(typed)"}"#), path: "root.type",
+                        message: "unknown element type '\(typed)'; did you mean '\(meant)'?")
+        }
+        // Nothing near: every type is listed instead.
+        guard let e = decodeError(request(#"{"type": "paragraph"}"#)) else { return }
+        XCTAssertEqual(e.path, "root.type")
+        XCTAssertFalse(e.message.contains("did you mean"), e.message)
+        for kind in ["stack", "inset", "overlay", "center", "ratio", "corner", "spacer", "node", "text"] {
+            XCTAssertTrue(e.message.contains(kind), "\(kind) missing from \(e.message)")
+        }
+    }
+
+    /// The weight message says what the decoder accepts: every name it lists decodes, and
+    /// the numeric bounds it gives are the ones enforced.
+    func testWeightMessageAgreesWithWhatIsAccepted() {
+        guard let e = decodeError(request(#"{"type": "text", "text": "a", "font": {"weight": "fat"}}"#), withText: true) else { return }
+        XCTAssertEqual(e.path, "root.font.weight")
+        XCTAssertTrue(e.message.contains("1…1000"), e.message)
+        let listed = e.message.components(separatedBy: "one of ").last!.components(separatedBy: ", ")
+        XCTAssertEqual(Set(listed), ["thin", "ultralight", "extralight", "light", "normal", "regular", "medium", "semibold",
+                                     "demibold", "bold", "extrabold", "heavy", "black"])
+        for name in listed + ["BOLD"] {
+            XCTAssertNotNil(decode(request(#"{"type": "text", "text": "a", "font": {"weight": "\#(name)"}}"#), withText: true), name)
+        }
+        for accepted in [1, 1000] {
+            XCTAssertNotNil(decode(request(#"{"type": "text", "text": "a", "font": {"weight": \#(accepted)}}"#), withText: true))
+        }
+        for refused in ["0", "1001"] {
+            assertError(request(#"{"type": "text", "text": "a", "font": {"weight": \#(refused)}}"#), path: "root.font.weight",
+                        message: "between 1 and 1000", withText: true)
+        }
+    }
+}

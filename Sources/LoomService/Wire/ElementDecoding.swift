@@ -144,7 +144,8 @@ extension DecodeState {
         guard b == UInt8(ascii: "\"") else { throw reader.typeError("must be a string", b) }
         let token = try reader.scanner.stringToken()
         guard let k = reader.scanner.index(of: token, in: kindNames) else {
-            throw reader.fail("unknown element type '\(reader.scanner.string(token))'")
+            let name = reader.scanner.string(token)
+            throw reader.fail("unknown element type '\(name)'" + ElementKinds.unknownTypeHint(name))
         }
         return ElementKind.ID(rawValue: kindNames.values[k])!
     }

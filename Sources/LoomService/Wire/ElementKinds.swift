@@ -293,3 +293,36 @@ struct ElementKinds {
     @inline(__always) subscript(kind: ElementKind.ID) -> ElementKind { entries[kind.rawValue] }
     @inline(__always) subscript(of element: LayoutElement) -> ElementKind { entries[kind(of: element).rawValue] }
 }
+
+extension ElementKinds {
+    /// The end of the message for an unknown `type`: the nearest kind's name when `name` is
+    /// likely a typo of it ("; did you mean 'stack'?"), else every kind's name. Only on the
+    /// error path.
+    static func unknownTypeHint(_ name: String) -> String {
+        let names = all.map { "\($0.name)" }
+        let typed = Array(name.lowercased().unicodeScalars)
+        var best: (name: String, distance: Int)?
+        for candidate in names {
+            let d = editDistance(typed, Array(candidate.unicodeScalars))
+            if best == nil || d < best!.distance { best = (candidate, d) }
+        }
+        if let best, best.distance <= (typed.count <= 4 ? 1 : 2) { return "; did you mean '\(best.name)'?" }
+        return " (the types: \(names.joined(separator: ", ")))"
+    }
+
+    /// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[a.count][b.count]
+    }
+}

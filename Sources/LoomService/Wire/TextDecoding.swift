@@ -67,6 +67,9 @@ extension DecodeState {
         "medium": 500, "semibold": 600, "demibold": 600, "bold": 700, "extrabold": 800, "heavy": 800, "black": 900,
     ]
 
+    /// The weight names in weight order, for messages.
+    static let weightNameList = weightNames.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key).joined(separator: ", ")
+
     /// Reads one text member (its name is on the path).
     mutating func textMember(_ field: ElementField, _ text: inout TextFields) throws {
         switch field {
@@ -133,7 +136,7 @@ extension DecodeState {
                 if try reader.scanner.valueStart() == UInt8(ascii: "\"") {
                     let name = try reader.string()
                     guard let w = Self.weightNames[name.lowercased()] else {
-                        throw reader.fail("'\(name)' is not a weight (100–900 or a name such as \"bold\")")
+                        throw reader.fail("'\(name)' is not a weight: a number 1…1000 (400 = regular, 700 = bold) or one of \(Self.weightNameList)")
                     }
                     patch.weight = w
                 } else {
