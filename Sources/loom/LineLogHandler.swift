@@ -1,4 +1,5 @@
 import Foundation
+import LoomHTTP
 import Logging
 import Synchronization
 
@@ -90,27 +91,29 @@ final class LogOutput: @unchecked Sendable {
     }
 
     /// An access log line exactly as `LineLogHandler` (label `label`, no metadata of its own)
-    /// writes `logger.info(message, metadata: ["remote": remote])` from the LoomHTTP module,
+    /// writes `logger.info(message, metadata: fields.metadata)` from the LoomHTTP module,
     /// built as bytes under one lock: `HTTPServer.accessLogWriter` calls the function this
     /// returns for every request.
-    func accessLineWriter(label: String) -> @Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void {
-        let infix = Array(" info \(label): remote=".utf8)
+    func accessLineWriter(label: String) -> @Sendable (_ message: UnsafeRawBufferPointer, _ fields: HTTPAccessLogFields) -> Void {
+        let infix = Array(" info \(label):".utf8)
         let source = Array(" [LoomHTTP] ".utf8)
-        return { message, remote in
+        return { message, fields in
             let now = time(nil)
-            var remote = remote
-            let full = remote.withUTF8 { r in
-                self.clock.withLock { c -> Bool in
-                    let stamp = self.current(now, &c)
-                    return self.buffer.withLock { b -> Bool in
-                        b.append(contentsOf: stamp)
-                        b.append(contentsOf: infix)
-                        b.append(contentsOf: r)
-                        b.append(contentsOf: source)
-                        b.append(contentsOf: message)
-                        b.append(UInt8(ascii: "\n"))
-                        return b.count >= 64 << 10
-                    }
+            var metadata: [UInt8] = []
+            for (k, v) in fields.sorted {
+                metadata.append(UInt8(ascii: " ")); metadata.append(contentsOf: k.utf8)
+                metadata.append(UInt8(ascii: "=")); metadata.append(contentsOf: v.utf8)
+            }
+            let full = self.clock.withLock { c -> Bool in
+                let stamp = self.current(now, &c)
+                return self.buffer.withLock { b -> Bool in
+                    b.append(contentsOf: stamp)
+                    b.append(contentsOf: infix)
+                    b.append(contentsOf: metadata)
+                    b.append(contentsOf: source)
+                    b.append(contentsOf: message)
+                    b.append(UInt8(ascii: "\n"))
+                    return b.count >= 64 << 10
                 }
             }
             if full { self.flush() }
