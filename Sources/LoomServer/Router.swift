@@ -358,7 +358,7 @@ public final class Router: @unchecked Sendable {
     /// Whether `Accept` ranks `image/svg+xml` above JSON (q values; a missing q is 1; the
     /// most specific range matching a type gives its q). No Accept, `*/*`, or a tie: JSON.
     static func prefersSVG(_ accept: String?) -> Bool {
-        guard let accept, accept.contains("svg") else { return false }
+        guard let accept, accept.lowercased().contains("image") else { return false }
         func quality(_ type: String, _ subtype: String) -> Double {
             var best = (specificity: -1, q: 0.0)
             for item in accept.split(separator: ",") {
