@@ -146,6 +146,8 @@ step_schemathesis() {
     timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
   fi
   "$VENV/bin/schemathesis" --version
+  # The JSON served at /openapi.json must be this YAML (PyYAML comes with schemathesis).
+  "$VENV/bin/python" scripts/openapi-json.py --check
   start_loom schemathesis --workers 2 --connection-timeout 5
   local pid=$LOOM_PID rc=0
   # The generator sends many invalid bodies on purpose: they must be 4xx, and every answer,
