@@ -55,7 +55,8 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], path: "Sources/LoomServer",
-                resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/playground.html")]),
+                resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/openapi.json"),
+                            .embedInCode("Resources/playground.html")]),
 
         // The allocator the executable runs on (the only place that knows mimalloc).
         .systemLibrary(name: "CMimalloc", path: "Sources/CMimalloc", providers: [.apt(["libmimalloc-dev"])]),

@@ -5,6 +5,8 @@
 #                 is in the contract (status code, Content-Type, body schema, required headers)
 #                 and none is a 5xx
 #   playground    the page at / in headless Chromium lays the example out and draws boxes
+#   cors          a page of another origin in headless Chromium calls Loom: request ids,
+#                 If-None-Match (304 on POST and GET), gzip uploads, the exposed headers
 #   textcompare   scripts/compare-text-with-chromium.py: Loom's text sizes against Chromium's
 #   hostile       scripts/hostile.py on the release binary: requests written to hurt the service
 #                 (issue 17): answered in time, RSS bounded, slow clients cut, strict framing, drain
@@ -27,7 +29,7 @@
 #   SCHEMATHESIS_VERSION       pinned version installed into .venv-system (default 4.32.5)
 #   YOGA_CASES, YOGA_SEED      the Yoga differential test's case count (default 1000) and seed
 #   YOGA_MAX_DIFFERING  how many of those cases may differ from real Yoga (known differences)
-#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground textcompare hostile soak yoga jsclient")
+#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground cors textcompare hostile soak yoga jsclient")
 #   CHROMIUM            the browser (default: chromium, chromium-browser or google-chrome)
 set -euo pipefail
 
@@ -43,7 +45,7 @@ YOGA_CASES=${YOGA_CASES:-1000}
 YOGA_SEED=${YOGA_SEED:-20261124}
 # Cases of that seed known to differ from real Yoga today (README, "Yoga"); one more fails.
 YOGA_MAX_DIFFERING=${YOGA_MAX_DIFFERING:-0}
-SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground textcompare hostile soak yoga jsclient}
+SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground cors textcompare hostile soak yoga jsclient}
 SWIFT=${SWIFT:-swift}
 VENV=$ROOT/.venv-system
 
@@ -146,6 +148,8 @@ step_schemathesis() {
     timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
   fi
   "$VENV/bin/schemathesis" --version
+  # The JSON served at /openapi.json must be this YAML (PyYAML comes with schemathesis).
+  "$VENV/bin/python" scripts/openapi-json.py --check
   start_loom schemathesis --workers 2 --connection-timeout 5
   local pid=$LOOM_PID rc=0
   # The generator sends many invalid bodies on purpose: they must be 4xx, and every answer,
@@ -220,6 +224,57 @@ step_playground() {
   grep -Eq 'data-id="time"[^>]*left: 325px' "$dom" || grep -Eq 'left: 325px[^>]*data-id="time"' "$dom" || {
     grep -o '<div class="box[^>]*data-id="time"[^>]*>' "$dom"; echo "playground: time box not at x = 325" >&2; return 1; }
   if grep -q 'id="status" class="error"' "$dom"; then echo "playground: the page shows an error" >&2; return 1; fi
+}
+
+# --- c2. CORS from a page of another origin ----------------------------------------------
+# scripts/cors/cors-page.html, served by python's http.server on another port (another
+# origin), run in headless Chromium against `loom serve --cors-origins <that origin>`: what
+# a browser app may send (X-Request-Id, If-None-Match, Content-Encoding: gzip) passes the
+# preflight, and what it must read (ETag, Content-Location, X-Request-Id, X-Layout-Key) is
+# exposed. About 5 s (Chromium's start; every wait is bounded).
+step_cors() {
+  local browser
+  browser=$(find_chromium)
+  [ -n "$browser" ] || { echo "cors: no chromium (scripts/install-deps.sh test installs it)" >&2; return 1; }
+  local site=$WORK/cors-site page_port page_pid rc=0 dom=$WORK/cors.html
+  mkdir -p "$site"
+  cp scripts/cors/cors-page.html "$site/index.html"
+  page_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  python3 -m http.server "$page_port" --bind 127.0.0.1 --directory "$site" >"$WORK/cors-page.log" 2>&1 &
+  page_pid=$!
+  echo "$page_pid" >>"$PIDS_FILE"
+  start_loom cors --workers 2 --cors-origins "http://127.0.0.1:$page_port"
+  local pid=$LOOM_PID
+  for _ in $(seq 1 50); do
+    python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$page_port/index.html', timeout=1)" 2>/dev/null && break
+    sleep 0.1
+  done
+  timeout -k 5 60 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+    --no-first-run --no-default-browser-check --disable-extensions --disable-background-networking \
+    --user-data-dir="$WORK/chromium-cors-profile" --virtual-time-budget=5000 \
+    --dump-dom "http://127.0.0.1:$page_port/index.html?api=http://127.0.0.1:$LOOM_PORT" >"$dom" 2>"$WORK/chromium-cors.log" || rc=$?
+  kill "$page_pid" 2>/dev/null || true
+  stop_loom "$pid" || rc=1
+  [ "$rc" -eq 0 ] || { tail -20 "$WORK/chromium-cors.log"; echo "cors: chromium failed ($rc)" >&2; return 1; }
+  python3 - "$dom" <<'PY'
+import html, json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'data-result="([^"]*)"', text)
+raw = html.unescape(m.group(1)) if m else "missing"
+print("cors: the page saw", raw)
+r = json.loads(raw) if raw.startswith("{") else {}
+key = r.get("key") or ""
+want = {
+    "postStatus": 200, "requestId": "cors-page-1", "etag": 'W/"%s"' % key, "location": "/layouts/" + key,
+    "cache": "miss", "width": 56, "conditionalPostStatus": 304, "conditionalPostBytes": 0, "getStatus": 200,
+    "getCacheControl": "public, max-age=86400, immutable", "getEtag": 'W/"%s"' % key, "conditionalGetStatus": 304,
+    "gzipStatus": 200, "gzipKey": key,
+}
+bad = [f"{k}: {r.get(k)!r}, wanted {v!r}" for k, v in want.items() if r.get(k) != v]
+if len(key) != 64 or bad or "error" in r:
+    print("cors: " + "; ".join(bad + ([r["error"]] if "error" in r else [])), file=sys.stderr)
+    sys.exit(1)
+PY
 }
 
 # --- d. text against Chromium -------------------------------------------------------------

@@ -1,3 +1,78 @@
+import Logging
+import Synchronization
+
+/// The fields of an access line besides its text, as logger metadata: `remote` (the
+/// client's address), `request_id` (when the server gives requests ids) and the handler's
+/// `HTTPResponse.accessLogFields`, every value already escaped for a log line.
+public struct HTTPAccessLogFields: Sendable {
+    public let remote: String
+    public let requestID: String?
+    public let extra: [(String, String)]
+
+    /// Every field, sorted by key (how a line format writing `key=value` in key order
+    /// lists them).
+    public var sorted: [(key: String, value: String)] {
+        var all: [(key: String, value: String)] = [("remote", remote)]
+        all.reserveCapacity(2 + extra.count)
+        if let requestID { all.append(("request_id", requestID)) }
+        for (k, v) in extra where k != "remote" && k != "request_id" { all.append((k, v)) }
+        all.sort { $0.key < $1.key }
+        return all
+    }
+
+    /// The fields as swift-log metadata.
+    public var metadata: Logger.Metadata {
+        var m: Logger.Metadata = [:]
+        for (k, v) in sorted { m[k] = .string(v) }
+        return m
+    }
+}
+
+/// Request ids the server makes up: a random prefix drawn once per server (so replicas
+/// differ) and a counter, 24 lowercase hex digits.
+final class RequestIDMaker: Sendable {
+    private let prefix: UInt64
+    private let counter = Atomic<UInt64>(0)
+
+    init() {
+        var g = SystemRandomNumberGenerator()
+        prefix = g.next() & 0xFFFF_FFFF_FFFF
+    }
+
+    func next() -> String {
+        let n = counter.add(1, ordering: .relaxed).newValue & 0xFFFF_FFFF_FFFF
+        let prefix = self.prefix
+        return String(unsafeUninitializedCapacity: 24) { out in
+            for k in 0..<24 {
+                let v = k < 12 ? prefix : n
+                let nibble = UInt8(truncatingIfNeeded: v >> UInt64(44 - 4 * (k % 12))) & 0xF
+                out[k] = nibble < 10 ? 48 + nibble : 87 + nibble
+            }
+            return 24
+        }
+    }
+
+    /// Whether a client's id is kept: 1–128 bytes of `A-Z a-z 0-9 - _ . : + / = @` (what
+    /// UUIDs, trace ids and base64 use; nothing a log line or a header would need to escape).
+    static func accepts(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8 { u in
+            guard (1...128).contains(u.count) else { return false }
+            for b in u {
+                switch b {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                     UInt8(ascii: ":"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "@"):
+                    continue
+                default:
+                    return false
+                }
+            }
+            return true
+        }
+    }
+}
+
 /// The text of one access log line, written as bytes into a caller's buffer (string
 /// interpolation costs several times more per request).
 struct AccessLine {

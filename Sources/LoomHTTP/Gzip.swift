@@ -1,5 +1,10 @@
 import CMicroHTTPD
 
+/// zlib's `inflate` (the name is taken by `Gzip.inflate` inside the enum).
+@inline(__always) private func zlibInflate(_ stream: UnsafeMutablePointer<z_stream>, _ flush: Int32) -> Int32 {
+    inflate(stream, flush)
+}
+
 /// gzip (RFC 1952) with zlib: deflate with windowBits 15 + 16.
 enum Gzip {
     /// Compresses `input`; nil if zlib fails (then the body goes out uncompressed).
@@ -28,29 +33,59 @@ enum Gzip {
 
     /// Decompresses a gzip stream; nil if it is not valid gzip or longer than `limit`.
     static func decompress(_ input: [UInt8], limit: Int = 1 << 30) -> [UInt8]? {
+        if case .decoded(let bytes) = inflate(input, limit: limit) { return bytes }
+        return nil
+    }
+
+    enum Inflated: Equatable {
+        case decoded([UInt8])
+        /// More than `limit` bytes: inflating stopped there.
+        case tooLarge
+        /// Not one complete gzip stream (bad header or data, truncated, bytes after it).
+        case invalid(String)
+    }
+
+    /// Decompresses one gzip stream, never producing more than `limit + 1` bytes: the output
+    /// grows as it comes (doubling, from the input's size), so a small body that claims to
+    /// inflate to gigabytes costs at most `limit` bytes of memory.
+    static func inflate(_ input: [UInt8], limit: Int) -> Inflated {
         var stream = z_stream()
-        guard loom_inflate_init_gzip(&stream) == Z_OK else { return nil }
+        guard loom_inflate_init_gzip(&stream) == Z_OK else { return .invalid("zlib cannot start") }
         defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let cap = max(0, limit) + 1 // one byte more than allowed tells that there is more
+        var output = [UInt8](repeating: 0, count: min(cap, max(4096, 4 * input.count)))
+        var produced = 0
         var status: Int32 = Z_OK
-        return input.withUnsafeBufferPointer { inBuf -> [UInt8]? in
+        return input.withUnsafeBufferPointer { inBuf -> Inflated in
             stream.next_in = UnsafeMutablePointer(mutating: inBuf.baseAddress)
             stream.avail_in = uInt(inBuf.count)
-            repeat {
-                var produced = 0
-                chunk.withUnsafeMutableBufferPointer { outBuf in
-                    stream.next_out = outBuf.baseAddress
-                    stream.avail_out = uInt(outBuf.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    produced = outBuf.count - Int(stream.avail_out)
+            while true {
+                if produced == output.count {
+                    if output.count >= cap { return .tooLarge }
+                    output.append(contentsOf: repeatElement(0, count: min(cap, 2 * output.count) - output.count))
                 }
-                guard status == Z_OK || status == Z_STREAM_END else { return nil }
-                output.append(contentsOf: chunk[0..<produced])
-                if output.count > limit { return nil }
-                if status == Z_OK && produced == 0 && stream.avail_in == 0 { return nil } // truncated
-            } while status != Z_STREAM_END
-            return output
+                let room = output.count - produced
+                output.withUnsafeMutableBufferPointer { outBuf in
+                    stream.next_out = outBuf.baseAddress! + produced
+                    stream.avail_out = uInt(room)
+                    status = zlibInflate(&stream, Z_NO_FLUSH)
+                    produced += room - Int(stream.avail_out)
+                }
+                if produced > max(0, limit) { return .tooLarge }
+                switch status {
+                case Z_STREAM_END:
+                    if stream.avail_in != 0 { return .invalid("bytes after the end of the gzip stream") }
+                    output.removeSubrange(produced...)
+                    return .decoded(output)
+                case Z_OK:
+                    if stream.avail_in == 0 && stream.avail_out != 0 { return .invalid("the gzip stream is truncated") }
+                case Z_BUF_ERROR:
+                    // No progress: with room left, the input ran out.
+                    if stream.avail_out != 0 { return .invalid("the gzip stream is truncated") }
+                default:
+                    return .invalid("not a gzip stream")
+                }
+            }
         }
     }
 

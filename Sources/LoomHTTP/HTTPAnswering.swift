@@ -54,13 +54,15 @@ extension HTTPServer {
         guard let key = response.reuseKey else { return nil }
         let allowOrigin = allowedOrigin(origin)
         if let found = shared.find(key, allowedOrigin: allowOrigin, acceptsGzip: acceptsGzip) {
-            return PreparedResponse(status: found.prepared.status, headers: [], body: [], close: false, shared: found)
+            return PreparedResponse(status: found.prepared.status, headers: [], body: [], close: false, shared: found,
+                                    logFields: response.accessLogFields)
         }
         var prepared = prepare(response, origin: origin, acceptsGzip: acceptsGzip)
         if !prepared.close, prepared.body.count <= SharedResponses.maxBodyBytes,
            let made = SharedResponse(key: key, allowedOrigin: allowOrigin, acceptsGzip: acceptsGzip, prepared: prepared) {
             shared.insert(made)
-            prepared = PreparedResponse(status: prepared.status, headers: [], body: [], close: false, shared: made)
+            prepared = PreparedResponse(status: prepared.status, headers: [], body: [], close: false, shared: made,
+                                        logFields: response.accessLogFields)
         }
         return prepared
     }
@@ -72,8 +74,16 @@ extension HTTPServer {
         let closing = quiesced || stopping
         ctx.phase = .answered
         state.unlock()
+        ctx.logFields = given.logFields
+        if configuration.requestIDHeader != nil, ctx.requestID.isEmpty {
+            // Refused before its headers were read (framing): an id of our own.
+            ctx.requestID = requestIDs.next()
+        }
 
         if let sharedResponse = given.shared {
+            if !closing, let name = configuration.requestIDHeader {
+                return queueShared(ctx, sharedResponse, requestIDHeader: name)
+            }
             if !closing {
                 ctx.sentStatus = sharedResponse.prepared.status
                 ctx.sentBytes = sharedResponse.prepared.body.count
@@ -109,6 +119,9 @@ extension HTTPServer {
                                metadata: ["path": .string(AccessLine.escaped(ctx.path))])
             }
         }
+        if let name = configuration.requestIDHeader {
+            _ = MHD_add_response_header(response, name, ctx.requestID)
+        }
         if closing || prepared.close {
             _ = MHD_add_response_header(response, "Connection", "close")
         }
@@ -121,4 +134,35 @@ extension HTTPServer {
         }
         return result
     }
+
+    /// A shared response with this request's id: a response of its own (the id differs per
+    /// request) over the shared body, which it keeps alive until libmicrohttpd is done with
+    /// it; headers and compression are the shared ones, made once.
+    private func queueShared(_ ctx: RequestContext, _ sharedResponse: SharedResponse, requestIDHeader: String) -> MHD_Result {
+        let keeper = Unmanaged.passRetained(sharedResponse).toOpaque()
+        guard let response = MHD_create_response_from_buffer_with_free_callback_cls(
+            sharedResponse.bodyCount, sharedResponse.bodyBytes, releaseSharedResponse, keeper) else {
+            Unmanaged<SharedResponse>.fromOpaque(keeper).release()
+            return queue(ctx, sharedResponse.prepared, closing: false)
+        }
+        defer { MHD_destroy_response(response) }
+        for (name, value) in sharedResponse.prepared.headers {
+            _ = MHD_add_response_header(response, name, value)
+        }
+        _ = MHD_add_response_header(response, requestIDHeader, ctx.requestID)
+        ctx.sentStatus = sharedResponse.prepared.status
+        ctx.sentBytes = sharedResponse.bodyCount
+        let result = MHD_queue_response(ctx.connection, UInt32(sharedResponse.prepared.status), response)
+        if result == .NO {
+            logger.error("cannot queue a response", metadata: ["path": .string(AccessLine.escaped(ctx.path)),
+                                                               "status": .stringConvertible(sharedResponse.prepared.status)])
+        }
+        return result
+    }
+}
+
+/// Drops the reference a per-request response held on its shared response.
+private let releaseSharedResponse: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<SharedResponse>.fromOpaque(cls).release()
 }

@@ -72,9 +72,13 @@ extension HTTPServer {
 
     /// "METHOD PATH STATUS BYTESB M.Tms[ OUTCOME]", one decimal of milliseconds; method and
     /// path with control characters, spaces, backslashes and bytes that are not UTF-8
-    /// escaped as \xNN, so that no client can forge a line or a field.
+    /// escaped as \xNN, so that no client can forge a line or a field. Its metadata
+    /// (`HTTPAccessLogFields`): the remote address, the request id, the answer's own fields.
     private func writeAccessLine(_ ctx: RequestContext, status: Int, bytes: Int, milliseconds: Double,
-                                 outcome: String?, writer: (@Sendable (UnsafeRawBufferPointer, String) -> Void)?) {
+                                 outcome: String?, writer: (@Sendable (UnsafeRawBufferPointer, HTTPAccessLogFields) -> Void)?) {
+        let fields = HTTPAccessLogFields(
+            remote: ctx.remoteAddress, requestID: configuration.requestIDHeader == nil ? nil : ctx.requestID,
+            extra: ctx.logFields.isEmpty ? [] : ctx.logFields.map { ($0.0, AccessLine.escaped($0.1)) })
         let tenths = Int((milliseconds * 10).rounded())
         let room = AccessLine.room(for: ctx.method, ctx.path, outcome ?? "")
             + 4 * ((ctx.rawMethod?.count ?? 0) + (ctx.rawPath?.count ?? 0))
@@ -86,9 +90,9 @@ extension HTTPServer {
             line.append(tenths / 10); line.append("."); line.append(tenths % 10); line.append("ms")
             if let outcome { line.append(" "); line.append(outcome) }
             if let writer {
-                writer(line.bytes, ctx.remoteAddress)
+                writer(line.bytes, fields)
             } else {
-                logger.info("\(String(decoding: line.bytes, as: UTF8.self))", metadata: ["remote": .string(ctx.remoteAddress)])
+                logger.info("\(String(decoding: line.bytes, as: UTF8.self))", metadata: fields.metadata)
             }
         }
     }

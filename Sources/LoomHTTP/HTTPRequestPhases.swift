@@ -61,6 +61,10 @@ extension HTTPServer {
         if loom_mhd_count_values(connection, .GET_ARGUMENT_KIND) > 0 {
             ctx.query = collectValues(connection, kind: .GET_ARGUMENT_KIND, lowercaseKeys: false, join: false)
         }
+        if let name = configuration.requestIDHeader {
+            let given = HeaderStorage.raw(ctx.rawHeaders).value(name)
+            ctx.requestID = given.map(RequestIDMaker.accepts) == true ? given! : requestIDs.next()
+        }
 
         if let precheck {
             let requestHead = HTTPRequestHead(method: ctx.method == "HEAD" ? "GET" : ctx.method, path: ctx.path,
@@ -80,6 +84,14 @@ extension HTTPServer {
             }
         }
 
+        if configuration.decodesGzipBodies, let encoding = HeaderStorage.raw(ctx.rawHeaders).value("content-encoding") {
+            switch encoding.trimmingSpacesAndTabs().lowercased() {
+            case "", "identity": break
+            case "gzip", "x-gzip": ctx.gzipBody = true
+            default:
+                return queue(ctx, refusal(.unsupportedContentEncoding(String(encoding.prefix(40))), ctx))
+            }
+        }
         if overflow || declared > UInt64(max(0, configuration.maxBodyBytes)) {
             // Queued before any body byte is read: libmicrohttpd discards the body and
             // closes the connection after the answer.
@@ -205,11 +217,19 @@ extension HTTPServer {
             body: [],
             remoteAddress: ctx.remoteAddress,
             cancellation: cancellation)
+        request.requestID = ctx.requestID
         swap(&request.body, &ctx.body)
         // Handed over: no longer a partial body.
         if ctx.heldBytes > 0 {
             bufferedBodyBytes.subtract(ctx.heldBytes, ordering: .relaxed)
             ctx.heldBytes = 0
+        }
+        if ctx.gzipBody && !request.body.isEmpty {
+            switch Gzip.inflate(request.body, limit: configuration.maxBodyBytes) {
+            case .decoded(let bytes): request.body = bytes
+            case .tooLarge: return queue(ctx, refusal(.bodyTooLarge(limit: configuration.maxBodyBytes), ctx))
+            case .invalid(let problem): return queue(ctx, refusal(.undecodableBody(problem), ctx))
+            }
         }
 
         state.lock()

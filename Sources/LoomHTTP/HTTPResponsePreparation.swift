@@ -8,10 +8,10 @@ extension HTTPServer {
         var close: Bool
         /// A libmicrohttpd response made once (status, headers and body are in it).
         var shared: SharedResponse? = nil
+        /// For the access line (`HTTPResponse.accessLogFields`).
+        var logFields: [(String, String)] = []
     }
 
-    static let allowedMethods = "GET, POST, OPTIONS"
-    static let allowedHeaders = "Content-Type, Accept, Accept-Encoding"
     static let preflightMaxAge = "86400"
 
     /// Access-Control-Allow-Origin for this origin, or nil if it is not allowed (always nil
@@ -31,11 +31,12 @@ extension HTTPServer {
     /// The answer to OPTIONS (a CORS preflight) the precheck let through: 204, approved for
     /// an allowed origin only.
     func preflight(_ ctx: RequestContext) -> PreparedResponse {
-        var headers: [(String, String)] = [("Allow", "GET, HEAD, POST, OPTIONS"), Self.nosniff]
+        let methods = configuration.allowedMethods(ctx.path)
+        var headers: [(String, String)] = [("Allow", methods), Self.nosniff]
         if let allow = allowedOrigin(ctx.origin) {
             headers.append(("Access-Control-Allow-Origin", allow))
-            headers.append(("Access-Control-Allow-Methods", Self.allowedMethods))
-            headers.append(("Access-Control-Allow-Headers", Self.allowedHeaders))
+            headers.append(("Access-Control-Allow-Methods", methods))
+            headers.append(("Access-Control-Allow-Headers", corsAllowedHeaders))
             headers.append(("Access-Control-Max-Age", Self.preflightMaxAge))
         }
         if corsVariesByOrigin {
@@ -120,7 +121,8 @@ extension HTTPServer {
             let unique = vary.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
             headers.append(("Vary", unique.joined(separator: ", ")))
         }
-        return PreparedResponse(status: status, headers: headers, body: body, close: close)
+        return PreparedResponse(status: status, headers: headers, body: body, close: close,
+                                logFields: response.accessLogFields)
     }
 
     /// `name.lowercased()` when it is one of the header names `prepare` treats specially,

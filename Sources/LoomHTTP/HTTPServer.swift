@@ -18,10 +18,13 @@ import Musl
 /// The server itself answers, without calling the handler: requests whose framing
 /// RFC 9112 forbids (400 `bad_request`, `HTTPFraming.swift`), requests the precheck
 /// rejects, `OPTIONS` (CORS preflight, 204), bodies over `maxBodyBytes` (413), bodies
-/// that would pass `maxBufferedBodyBytes` (503); the bodies of its own refusals come from
+/// that would pass `maxBufferedBodyBytes` (503), with `decodesGzipBodies` bodies in an
+/// encoding other than gzip (415), gzip that does not inflate (400) or inflates past
+/// `maxBodyBytes` (413); the bodies of its own refusals come from
 /// `Configuration.refusalResponse` (`HTTPRefusal`). It adds CORS headers
-/// and `X-Content-Type-Options: nosniff`, and gzip-compresses large bodies for clients that
-/// accept it (`HTTPResponsePreparation.swift`). It closes connections that send their
+/// and `X-Content-Type-Options: nosniff`, gzip-compresses large bodies for clients that
+/// accept it (`HTTPResponsePreparation.swift`), and gives every request an id when
+/// `requestIDHeader` is set. It closes connections that send their
 /// headers or body too slowly, and cancels the requests of clients that leave while the
 /// handler works (`HTTPConnectionWatch.swift`).
 ///
@@ -37,13 +40,17 @@ public final class HTTPServer: @unchecked Sendable {
     let precheck: Precheck?
     /// `configuration.exposedHeaders` as one header value, nil when there are none.
     let exposedHeaders: String?
+    /// `configuration.corsAllowedHeaders` as one header value.
+    let corsAllowedHeaders: String
+    /// Makes the ids of requests that bring none (`configuration.requestIDHeader`).
+    let requestIDs = RequestIDMaker()
     let handler: Handler
 
     /// When set, the access log line goes here instead of through `logger` (still only when
     /// `logger.logLevel` lets info through): `message` is exactly the text `logger.info`
-    /// would get and `remote` its one metadata value ("remote"). For a log handler that
+    /// would get and `fields` its metadata (`fields.metadata`). For a log handler that
     /// writes such lines cheaper than a swift-log record. Set it before `start()`.
-    public var accessLogWriter: (@Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void)?
+    public var accessLogWriter: (@Sendable (_ message: UnsafeRawBufferPointer, _ fields: HTTPAccessLogFields) -> Void)?
 
     // All mutable state, the server's and every RequestContext's, is guarded by `state`.
     // It is never held while calling into libmicrohttpd.
@@ -87,6 +94,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.logger = logger
         self.logsAccess = logger.logLevel <= .info
         self.exposedHeaders = configuration.exposedHeaders.isEmpty ? nil : configuration.exposedHeaders.joined(separator: ", ")
+        self.corsAllowedHeaders = configuration.corsAllowedHeaders.joined(separator: ", ")
         self.precheck = precheck
         self.handler = handler
         self.watch = ConnectionWatch(configuration: configuration, logger: logger)

@@ -45,6 +45,25 @@ extension HTTPServer {
         /// the server adds CORS headers, `nosniff` and, for `.bodiesBuffered`,
         /// `Retry-After`. The default: the refusal's status and message as plain text.
         public var refusalResponse: @Sendable (HTTPRefusal) -> HTTPResponse = { $0.plainTextResponse }
+        /// Request headers a cross-origin page may send (`Access-Control-Allow-Headers` of
+        /// an approved preflight).
+        public var corsAllowedHeaders: [String] = ["Content-Type", "Accept", "Accept-Encoding"]
+        /// The methods a path answers, as the `Allow` value of the server's `OPTIONS` answer
+        /// (and its preflight's `Access-Control-Allow-Methods`). A handler's `405` for the
+        /// same path should carry the same value.
+        public var allowedMethods: @Sendable (_ path: String) -> String = { _ in "GET, HEAD, POST, OPTIONS" }
+        /// The header carrying a request's id (e.g. "X-Request-Id"). When set, every request
+        /// gets an id: the client's value when it is 1–128 characters of `A-Z a-z 0-9 - _ .
+        /// : + / = @`, else one the server makes up; it is handed to the handler
+        /// (`HTTPRequest.requestID`), sent back in this header with every answer and written
+        /// in the access line. nil (the default): no ids.
+        public var requestIDHeader: String? = nil
+        /// Accept request bodies sent with `Content-Encoding: gzip` (handed to the handler
+        /// decompressed; inflating stops at `maxBodyBytes`, answered `.bodyTooLarge`); any
+        /// other encoding but `identity` is refused before the body is read
+        /// (`.unsupportedContentEncoding`). Off (the default): bodies are handed over as
+        /// they came, whatever their encoding.
+        public var decodesGzipBodies = false
 
         public init(host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 4 << 20,
                     maxConnections: Int = 1024, connectionTimeoutSeconds: Int = 10, threads: Int = 2,
@@ -92,12 +111,17 @@ public enum HTTPRefusal: Sendable, Hashable {
     case bodiesBuffered
     /// The server stopped before the handler answered.
     case shuttingDown
+    /// A `Content-Encoding` the server does not decode (`decodesGzipBodies`); the value.
+    case unsupportedContentEncoding(String)
+    /// A body whose `Content-Encoding` it does not follow (not a valid gzip stream).
+    case undecodableBody(String)
 
     /// The status the server answers with.
     public var status: Int {
         switch self {
-        case .malformedFraming: return 400
+        case .malformedFraming, .undecodableBody: return 400
         case .bodyTooLarge: return 413
+        case .unsupportedContentEncoding: return 415
         case .bodiesBuffered, .shuttingDown: return 503
         }
     }
@@ -107,7 +131,7 @@ public enum HTTPRefusal: Sendable, Hashable {
     public var retryAfterSeconds: Int? {
         switch self {
         case .bodiesBuffered, .shuttingDown: return 1
-        case .malformedFraming, .bodyTooLarge: return nil
+        case .malformedFraming, .bodyTooLarge, .unsupportedContentEncoding, .undecodableBody: return nil
         }
     }
 
@@ -118,6 +142,9 @@ public enum HTTPRefusal: Sendable, Hashable {
         case .bodyTooLarge(let limit): return "request body larger than \(limit) bytes"
         case .bodiesBuffered: return "too many request bodies are being received; retry"
         case .shuttingDown: return "the server is shutting down"
+        case .unsupportedContentEncoding(let encoding):
+            return "Content-Encoding '\(encoding)' is not supported; send the body as it is or with gzip"
+        case .undecodableBody(let problem): return "the request body cannot be decoded: \(problem)"
         }
     }
 

@@ -15,13 +15,16 @@ public struct HTTPRequest: Sendable {
         get { storage.dictionary }
         set { storage = .dictionary(newValue) }
     }
-    /// The request body (never longer than `Configuration.maxBodyBytes`).
+    /// The request body (never longer than `Configuration.maxBodyBytes`), decompressed when
+    /// it came gzipped and `Configuration.decodesGzipBodies` is on.
     public var body: [UInt8]
     /// The client's IP address ("127.0.0.1", "::1"), or "" when unknown.
     public var remoteAddress: String
     /// Cancelled by the server when the client closes its connection while the handler
     /// works on the request (its answer would go nowhere).
     public var cancellation: HTTPCancellation
+    /// The request's id (`Configuration.requestIDHeader`), "" when ids are off.
+    public var requestID: String = ""
 
     private var storage: HeaderStorage
 
@@ -162,13 +165,18 @@ public struct HTTPResponse: Sendable {
     /// what it built from it (CORS headers, compressed body, libmicrohttpd response) and
     /// answer later responses with the same object from that.
     public var reuseKey: (AnyObject & Sendable)?
+    /// Fields the access line of this request carries besides the server's own (e.g. an
+    /// error code, a cache status): logger metadata, key and value. Values are escaped as
+    /// the line's path is.
+    public var accessLogFields: [(String, String)]
 
     public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [],
-                reuseKey: (AnyObject & Sendable)? = nil) {
+                reuseKey: (AnyObject & Sendable)? = nil, accessLogFields: [(String, String)] = []) {
         self.status = status
         self.headers = headers
         self.body = body
         self.reuseKey = reuseKey
+        self.accessLogFields = accessLogFields
     }
 
     /// The first value of a header, looked up case-insensitively.

@@ -61,6 +61,12 @@ final class RequestContext: @unchecked Sendable {
 
     var sentStatus = 0
     var sentBytes = 0
+    /// The request's id ("" while ids are off or not yet decided).
+    var requestID = ""
+    /// The body came with `Content-Encoding: gzip` (and the server decodes such bodies).
+    var gzipBody = false
+    /// The answer's `HTTPResponse.accessLogFields`.
+    var logFields: [(String, String)] = []
 
     init(connection: OpaquePointer, method: String, path: String) {
         self.connection = connection

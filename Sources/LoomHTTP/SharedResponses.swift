@@ -19,6 +19,9 @@ final class SharedResponse: @unchecked Sendable {
     /// libmicrohttpd response (`Connection: close` while the server stops).
     let prepared: HTTPServer.PreparedResponse
     let response: OpaquePointer
+    /// The body libmicrohttpd frees with `response` (alive as long as this object is).
+    let bodyBytes: UnsafeMutableRawPointer
+    let bodyCount: Int
 
     init?(key: AnyObject, allowedOrigin: String?, acceptsGzip: Bool, prepared: HTTPServer.PreparedResponse) {
         // The body is copied once into memory libmicrohttpd frees itself, when the last
@@ -39,6 +42,8 @@ final class SharedResponse: @unchecked Sendable {
         self.acceptsGzip = acceptsGzip
         self.prepared = prepared
         self.response = response
+        self.bodyBytes = copy
+        self.bodyCount = count
     }
 
     deinit { MHD_destroy_response(response) }

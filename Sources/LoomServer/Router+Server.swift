@@ -39,11 +39,18 @@ extension Router {
         }
     }
 
-    /// `configuration` with what the wire format adds to any HTTP server: the layout
-    /// headers a page may read, and its error bodies for the server's own refusals.
+    /// `configuration` with what the wire format adds to any HTTP server: request ids in
+    /// `X-Request-Id`, gzip request bodies, the headers a page of another origin may send
+    /// and read, each path's `Allow`, and its error bodies for the server's own refusals.
     static func serving(_ configuration: HTTPServer.Configuration) -> HTTPServer.Configuration {
         var configuration = configuration
-        configuration.exposedHeaders = ["X-Layout-Cache", "X-Layout-Key"]
+        configuration.exposedHeaders = ["ETag", "Content-Location", "Retry-After", "X-Request-Id",
+                                        "X-Layout-Cache", "X-Layout-Key"]
+        configuration.corsAllowedHeaders = ["Content-Type", "Accept", "Accept-Encoding", "Content-Encoding",
+                                            "If-None-Match", "X-Request-Id"]
+        configuration.requestIDHeader = "X-Request-Id"
+        configuration.decodesGzipBodies = true
+        configuration.allowedMethods = Router.allowedMethods
         configuration.refusalResponse = Router.refusalResponse
         return configuration
     }

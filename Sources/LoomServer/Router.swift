@@ -30,10 +30,12 @@ public final class Router: @unchecked Sendable {
     public func setDraining() { draining.store(true, ordering: .relaxed) }
     private var isDraining: Bool { draining.load(ordering: .relaxed) }
 
-    /// The paths served, each with its one method; the metrics' `route` label is the path,
-    /// or "other" for any other path.
+    /// The paths served, each with its one method; the metrics' `route` label is the path
+    /// (`/layouts/{key}` for every stored layout), or "other" for any other path.
     enum Route: Int, CaseIterable {
-        case layout, batch, healthz, readyz, metrics, fonts, openapi, playground, other
+        case layout, batch, healthz, readyz, metrics, fonts, openapi, playground, storedLayout, openapiJSON, other
+
+        static let storedLayoutPrefix = "/layouts/"
 
         init(path: String) {
             switch path {
@@ -44,8 +46,9 @@ public final class Router: @unchecked Sendable {
             case "/metrics": self = .metrics
             case "/fonts": self = .fonts
             case "/openapi.yaml": self = .openapi
+            case "/openapi.json": self = .openapiJSON
             case "/": self = .playground
-            default: self = .other
+            default: self = path.hasPrefix(Route.storedLayoutPrefix) ? .storedLayout : .other
             }
         }
 
@@ -58,7 +61,9 @@ public final class Router: @unchecked Sendable {
             case .metrics: return "/metrics"
             case .fonts: return "/fonts"
             case .openapi: return "/openapi.yaml"
+            case .openapiJSON: return "/openapi.json"
             case .playground: return "/"
+            case .storedLayout: return "/layouts/{key}"
             case .other: return "other"
             }
         }
@@ -71,7 +76,16 @@ public final class Router: @unchecked Sendable {
             default: return "GET"
             }
         }
+
+        /// Every method the route answers (`Allow`, the same in a 405 and in the answer to
+        /// OPTIONS): HEAD with GET, and OPTIONS, which the server answers on every route.
+        var allow: String {
+            method == "POST" ? "POST, OPTIONS" : "GET, HEAD, OPTIONS"
+        }
     }
+
+    /// The `Allow` value of a path (the HTTP server's `allowedMethods`).
+    @Sendable static func allowedMethods(path: String) -> String { Route(path: path).allow }
 
     /// Checked when a request's headers have arrived, before any of its body is read (and
     /// before libmicrohttpd invites an `Expect: 100-continue` upload): an unknown path is
@@ -84,7 +98,7 @@ public final class Router: @unchecked Sendable {
         if head.method == "OPTIONS" { return nil }
         guard head.method == allowed else {
             var r = Router.error(.methodNotAllowed)
-            r.headers.append(("Allow", allowed))
+            r.headers.append(("Allow", route.allow))
             return counted(r, route, head.method)
         }
         if (route == .layout || route == .batch) && !Router.isJSON(head.header("content-type")) {
@@ -133,19 +147,22 @@ public final class Router: @unchecked Sendable {
         guard let allowed = route.method else { return finish(Router.error(.notFound)) }
         guard method == allowed else {
             var r = Router.error(.methodNotAllowed)
-            r.headers.append(("Allow", allowed))
+            r.headers.append(("Allow", route.allow))
             return finish(r)
         }
         switch route {
-        case .healthz, .readyz, .metrics, .fonts, .openapi, .playground:
+        case .healthz, .readyz, .metrics, .fonts, .openapi, .openapiJSON, .playground:
             finish(answer(route))
+        case .storedLayout:
+            finish(storedLayout(request))
         case .layout, .batch:
             guard Router.isJSON(request.header("content-type")) else { return finish(Router.error(.unsupportedMediaType)) }
             let format: OutputFormat
-            switch Router.outputFormat(request.query["format"], route: route) {
+            switch Router.outputFormat(request.query["format"], accept: request.header("accept"), route: route) {
             case .success(let f): format = f
             case .failure(let error): return finish(Router.error(error))
             }
+            let ifNoneMatch = request.header("if-none-match")
             let service = self.service
             let pending: LayoutService.PendingLayout?
             if route == .batch {
@@ -157,6 +174,9 @@ public final class Router: @unchecked Sendable {
                     // suspending the connection. The same cache entry always answers alike:
                     // the server may reuse what it built for it (headers, gzip, its own
                     // response object).
+                    if let key = outcome.key, Router.matches(ifNoneMatch, key: key) {
+                        return finish(Router.notModified(outcome, route: .layout))
+                    }
                     var response = Router.layoutResponse(outcome)
                     response.reuseKey = outcome.cacheEntry
                     return finish(response)
@@ -169,7 +189,11 @@ public final class Router: @unchecked Sendable {
             request.cancellation.onCancel { budget.cancel() }
             let accepted = pool.submit {
                 if let pending {
-                    finish(Router.layoutResponse(pending.run(budget: budget)))
+                    let outcome = pending.run(budget: budget)
+                    if let key = outcome.key, Router.matches(ifNoneMatch, key: key) {
+                        return finish(Router.notModified(outcome, route: .layout))
+                    }
+                    finish(Router.layoutResponse(outcome))
                 } else {
                     // Each item gets its own budget, drawn from the request's.
                     let outcome = service.batch(body: request.body, budget: budget, forEachParallel: LayoutPool.forEachParallel)
@@ -204,21 +228,28 @@ public final class Router: @unchecked Sendable {
         case .openapi:
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/yaml; charset=utf-8")],
                                 body: EmbeddedFiles.openapiYAML)
+        case .openapiJSON:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: EmbeddedFiles.openapiJSON)
         case .playground:
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"),
                                                        ("Content-Security-Policy", Router.playgroundPolicy)],
                                 body: EmbeddedFiles.playgroundHTML)
         case .healthz:
             return Router.json(200, #"{"status":"ok"}"#)
-        case .layout, .batch, .other:
-            // Not answered here (`handle` lays them out or answers 404).
+        case .layout, .batch, .storedLayout, .other:
+            // Not answered here (`handle` lays them out, looks them up or answers 404).
             return Router.error(.notFound)
         }
     }
 
-    /// The `format` query parameter: json (also when absent or empty) or svg.
-    static func outputFormat(_ value: String?, route: Route) -> Result<OutputFormat, WireError> {
-        switch value ?? "json" {
+    /// The format asked for: the `format` query parameter, json (also when empty) or svg;
+    /// without it, `Accept` (svg when it prefers `image/svg+xml` to JSON; the batch route
+    /// answers JSON whatever it says).
+    static func outputFormat(_ value: String?, accept: String? = nil, route: Route) -> Result<OutputFormat, WireError> {
+        guard let value else {
+            return .success(route == .layout && Router.prefersSVG(accept) ? .svg : .json)
+        }
+        switch value {
         case "json", "": return .success(.json)
         case "svg" where route == .batch:
             // Batch results are JSON objects; refused rather than answered in another format than asked.
@@ -243,17 +274,115 @@ public final class Router: @unchecked Sendable {
     static let playgroundPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
         + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
+    /// How long a shared cache may keep `GET /layouts/{key}`: a key names one answer for
+    /// good, but a release of Loom that changes a layout keeps its key, so a day, not a year.
+    static let storedLayoutMaxAge = 86_400
+    static let storedLayoutCacheControl = "public, max-age=\(storedLayoutMaxAge), immutable"
+
+    /// The access-line fields of a cache hit and a miss (made once: every request takes one).
+    static let cacheHitFields = [("cache", "hit")]
+    static let cacheMissFields = [("cache", "miss")]
+
+    /// The answer to `POST /layout`: the layout with its key (`X-Layout-Key`), where it can
+    /// be fetched again (`Content-Location`), its validator (`ETag`, weak: the same for gzip
+    /// and identity) and `Vary: Accept` (Accept picks the format); or the error.
     static func layoutResponse(_ outcome: LayoutOutcome) -> HTTPResponse {
         var headers: [(String, String)]
+        var fields: [(String, String)]
         if let key = outcome.key {
             headers = [("Content-Type", outcome.contentType), ("X-Layout-Cache", outcome.cacheHit ? "hit" : "miss"),
-                       ("X-Layout-Key", key)]
+                       ("X-Layout-Key", key), ("Content-Location", Route.storedLayoutPrefix + key),
+                       ("ETag", etag(key)), ("Vary", "Accept")]
+            fields = outcome.cacheHit ? cacheHitFields : cacheMissFields
         } else {
-            headers = [("Content-Type", outcome.contentType)]
+            headers = [("Content-Type", outcome.contentType), ("Vary", "Accept")]
             // 503s (deadline, cancelled) are the server's condition: say when to come back.
             if outcome.status == 503 { headers.append(("Retry-After", "1")) }
+            fields = errorFields(outcome.errorCode, outcome.errorPath)
         }
-        return HTTPResponse(status: outcome.status, headers: headers, body: outcome.body)
+        return HTTPResponse(status: outcome.status, headers: headers, body: outcome.body, accessLogFields: fields)
+    }
+
+    /// `304 Not Modified` for a client that holds the layout `outcome` is: the headers the
+    /// 200 would carry, no body.
+    static func notModified(_ outcome: LayoutOutcome, route: Route) -> HTTPResponse {
+        let key = outcome.key ?? ""
+        var headers: [(String, String)] = [("ETag", etag(key)), ("X-Layout-Key", key),
+                                           ("X-Layout-Cache", outcome.cacheHit ? "hit" : "miss")]
+        if route == .storedLayout {
+            headers.append(("Cache-Control", storedLayoutCacheControl))
+        } else {
+            headers.append(("Content-Location", Route.storedLayoutPrefix + key))
+            headers.append(("Vary", "Accept"))
+        }
+        return HTTPResponse(status: 304, headers: headers, body: [],
+                            accessLogFields: outcome.cacheHit ? cacheHitFields : cacheMissFields)
+    }
+
+    /// `GET /layouts/{key}`: the response cache's answer under that key, or 404 when this
+    /// replica does not hold it (the client then POSTs the tree).
+    func storedLayout(_ request: HTTPRequest) -> HTTPResponse {
+        let hex = request.path.dropFirst(Route.storedLayoutPrefix.count)
+        guard let outcome = service.cachedAnswer(key: String(hex)), let key = outcome.key else {
+            var r = Router.error(.notFound, message: "no layout with this key is cached here; POST the tree to /layout")
+            r.accessLogFields.append(contentsOf: Router.cacheMissFields)
+            return r
+        }
+        if Router.matches(request.header("if-none-match"), key: key) {
+            return Router.notModified(outcome, route: .storedLayout)
+        }
+        return HTTPResponse(status: 200, headers: [
+            ("Content-Type", outcome.contentType), ("Cache-Control", Router.storedLayoutCacheControl),
+            ("ETag", Router.etag(key)), ("X-Layout-Key", key), ("X-Layout-Cache", "hit"),
+        ], body: outcome.body, reuseKey: outcome.cacheEntry?.resourceToken, accessLogFields: Router.cacheHitFields)
+    }
+
+    /// The weak entity tag of a layout key.
+    static func etag(_ key: String) -> String { "W/\"" + key + "\"" }
+
+    /// Whether an `If-None-Match` value names the layout `key` (weak comparison: `W/` or not,
+    /// as RFC 9110 compares for If-None-Match), or is `*`.
+    static func matches(_ ifNoneMatch: String?, key: String) -> Bool {
+        guard let ifNoneMatch, !ifNoneMatch.isEmpty else { return false }
+        for item in ifNoneMatch.split(separator: ",") {
+            var tag = item.trimmingCharacters(in: .whitespaces)[...]
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            if tag.count == key.utf8.count + 2, tag.first == "\"", tag.last == "\"", tag.dropFirst().dropLast() == key[...] {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether `Accept` ranks `image/svg+xml` above JSON (q values; a missing q is 1; the
+    /// most specific range matching a type gives its q). No Accept, `*/*`, or a tie: JSON.
+    static func prefersSVG(_ accept: String?) -> Bool {
+        guard let accept, accept.lowercased().contains("image") else { return false }
+        func quality(_ type: String, _ subtype: String) -> Double {
+            var best = (specificity: -1, q: 0.0)
+            for item in accept.split(separator: ",") {
+                let parts = item.split(separator: ";")
+                guard let range = parts.first?.trimmingCharacters(in: .whitespaces).lowercased() else { continue }
+                let pieces = range.split(separator: "/", maxSplits: 1).map(String.init)
+                guard pieces.count == 2 else { continue }
+                let specificity: Int
+                if pieces[0] == type && pieces[1] == subtype { specificity = 2 }
+                else if pieces[0] == type && pieces[1] == "*" { specificity = 1 }
+                else if pieces[0] == "*" && pieces[1] == "*" { specificity = 0 }
+                else { continue }
+                var q = 1.0
+                for p in parts.dropFirst() {
+                    let kv = p.split(separator: "=", maxSplits: 1)
+                    if kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces).lowercased() == "q" {
+                        q = Double(kv[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                    }
+                }
+                if specificity > best.specificity { best = (specificity, q) }
+            }
+            return best.q
+        }
+        return quality("image", "svg+xml") > quality("application", "json")
     }
 
     /// `application/json` or `application/…+json`, with any parameters (charset …).
@@ -299,15 +428,32 @@ public final class Router: @unchecked Sendable {
     }
 
     public static func error(_ e: WireError) -> HTTPResponse {
-        HTTPResponse(status: e.status, headers: [("Content-Type", "application/json")], body: e.jsonBytes)
+        HTTPResponse(status: e.status, headers: [("Content-Type", "application/json")], body: e.jsonBytes,
+                     accessLogFields: errorFields(e.code, e.path))
+    }
+
+    /// `e` with another message.
+    static func error(_ e: WireError, message: String) -> HTTPResponse {
+        var e = e
+        e.message = message
+        return error(e)
+    }
+
+    /// The access-line fields of an error answer: its code and, when it has one, the path
+    /// of the offending field.
+    static func errorFields(_ code: String?, _ path: String?) -> [(String, String)] {
+        guard let code else { return [] }
+        guard let path else { return [("error", code)] }
+        return [("error", code), ("error_path", path)]
     }
 
     /// The wire format's error for an answer the HTTP server gives itself.
     @Sendable static func refusalResponse(_ refusal: HTTPRefusal) -> HTTPResponse {
         let code: String
         switch refusal {
-        case .malformedFraming: code = "bad_request"
+        case .malformedFraming, .undecodableBody: code = "bad_request"
         case .bodyTooLarge: code = "too_large"
+        case .unsupportedContentEncoding: code = "unsupported_media_type"
         case .bodiesBuffered, .shuttingDown: code = "overloaded"
         }
         return error(WireError(status: refusal.status, code: code, message: refusal.message))

@@ -1,4 +1,5 @@
 import Foundation
+import LoomHTTP
 import Logging
 import Synchronization
 
@@ -159,50 +160,62 @@ final class LogOutput: @unchecked Sendable {
     }
 
     /// An access log line exactly as `LineLogHandler` (label `label`, no metadata of its own)
-    /// writes `logger.info(message, metadata: ["remote": remote])` from the LoomHTTP module,
+    /// writes `logger.info(message, metadata: fields.metadata)` from the LoomHTTP module,
     /// built as bytes under one lock: `HTTPServer.accessLogWriter` calls the function this
     /// returns for every request.
-    func accessLineWriter(label: String, format: LogFormat = .text) -> @Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void {
+    func accessLineWriter(label: String, format: LogFormat = .text) -> @Sendable (_ message: UnsafeRawBufferPointer, _ fields: HTTPAccessLogFields) -> Void {
         if format == .json { return jsonAccessLineWriter(label: label) }
-        let infix = Array(" info \(label): remote=".utf8)
+        let infix = Array(" info \(label):".utf8)
         let source = Array(" [LoomHTTP] ".utf8)
-        return { message, remote in
+        return { message, fields in
             let now = time(nil)
-            var remote = remote
-            let full = remote.withUTF8 { r in
-                self.clock.withLock { c -> Bool in
-                    let stamp = self.current(now, &c)
-                    return self.buffer.withLock { b -> Bool in
-                        b.append(contentsOf: stamp)
-                        b.append(contentsOf: infix)
-                        b.append(contentsOf: r)
-                        b.append(contentsOf: source)
-                        b.append(contentsOf: message)
-                        b.append(UInt8(ascii: "\n"))
-                        return b.count >= 64 << 10
-                    }
+            var metadata: [UInt8] = []
+            for (k, v) in fields.sorted {
+                metadata.append(UInt8(ascii: " ")); metadata.append(contentsOf: k.utf8)
+                metadata.append(UInt8(ascii: "=")); metadata.append(contentsOf: v.utf8)
+            }
+            let full = self.clock.withLock { c -> Bool in
+                let stamp = self.current(now, &c)
+                return self.buffer.withLock { b -> Bool in
+                    b.append(contentsOf: stamp)
+                    b.append(contentsOf: infix)
+                    b.append(contentsOf: metadata)
+                    b.append(contentsOf: source)
+                    b.append(contentsOf: message)
+                    b.append(UInt8(ascii: "\n"))
+                    return b.count >= 64 << 10
                 }
             }
             if full { self.flush() }
         }
     }
 
-    /// The same line as `LineLogHandler` writes it in JSON: time, level, label, remote,
-    /// source and message.
-    private func jsonAccessLineWriter(label: String) -> @Sendable (_ message: UnsafeRawBufferPointer, _ remote: String) -> Void {
+    /// The same line as `LineLogHandler` writes it in JSON: time, level, label, the fields
+    /// (remote, request_id, cache, error, …, in key order), source and message.
+    private func jsonAccessLineWriter(label: String) -> @Sendable (_ message: UnsafeRawBufferPointer, _ fields: HTTPAccessLogFields) -> Void {
         let head = Array("{\"time\":\"".utf8)
-        let infix = Array("\",\"level\":\"info\",\"label\":\(JSONText.quoted(label)),\"remote\":\"".utf8)
-        let source = Array("\",\"source\":\"LoomHTTP\",\"message\":\"".utf8)
+        let infix = Array("\",\"level\":\"info\",\"label\":\(JSONText.quoted(label))".utf8)
+        let source = Array(",\"source\":\"LoomHTTP\",\"message\":\"".utf8)
         let tail = Array("\"}\n".utf8)
-        return { message, remote in
+        let reserved: Set<String> = ["time", "level", "label", "source", "message"]
+        return { message, fields in
             let now = time(nil)
+            var members: [UInt8] = []
+            for (k, v) in fields.sorted {
+                members.append(contentsOf: ",\"".utf8)
+                if reserved.contains(k) { members.append(contentsOf: "metadata_".utf8) }
+                JSONText.append(escaping: k.utf8, to: &members)
+                members.append(contentsOf: "\":\"".utf8)
+                JSONText.append(escaping: v.utf8, to: &members)
+                members.append(UInt8(ascii: "\""))
+            }
             let full = self.clock.withLock { c -> Bool in
                 let stamp = self.current(now, &c)
                 return self.buffer.withLock { b -> Bool in
                     b.append(contentsOf: head)
                     b.append(contentsOf: stamp)
                     b.append(contentsOf: infix)
-                    JSONText.append(escaping: remote.utf8, to: &b)
+                    b.append(contentsOf: members)
                     b.append(contentsOf: source)
                     JSONText.append(escaping: message, to: &b)
                     b.append(contentsOf: tail)

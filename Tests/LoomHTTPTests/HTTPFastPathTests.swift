@@ -84,8 +84,8 @@ final class HTTPFastPathTests: HTTPServerTestCase {
     func testAccessLogWriterGetsTheLineInsteadOfTheLogger() throws {
         let lines = Locked<[String]>([])
         let server = try startServer(prepare: { server in
-            server.accessLogWriter = { message, remote in
-                lines.withValue { $0.append("\(remote)|" + String(decoding: message, as: UTF8.self)) }
+            server.accessLogWriter = { message, fields in
+                lines.withValue { $0.append("\(fields.remote)|" + String(decoding: message, as: UTF8.self)) }
             }
         }, handler: Self.echo)
         let client = try RawHTTPClient(port: server.boundPort)

@@ -24,7 +24,8 @@ class HTTPServerTestCase: XCTestCase {
     /// The server's own refusals with the service's error codes, as `loom serve` has them.
     static let refusalResponse: @Sendable (HTTPRefusal) -> HTTPResponse = { refusal in
         switch refusal {
-        case .malformedFraming: return errorBody(refusal.status, "bad_request", refusal.message)
+        case .malformedFraming, .undecodableBody: return errorBody(refusal.status, "bad_request", refusal.message)
+        case .unsupportedContentEncoding: return errorBody(refusal.status, "unsupported_media_type", refusal.message)
         case .bodyTooLarge: return errorBody(refusal.status, "too_large", refusal.message)
         case .bodiesBuffered, .shuttingDown: return errorBody(refusal.status, "overloaded", refusal.message)
         }

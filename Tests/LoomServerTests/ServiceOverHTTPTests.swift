@@ -129,20 +129,31 @@ final class ServiceOverHTTPTests: ServiceOverHTTPTestCase {
         }
     }
 
+    /// A 405's `Allow` lists what the path answers, OPTIONS and HEAD included, and is the
+    /// `Allow` of OPTIONS on the same path.
     func testWrongMethodIs405WithAllow() throws {
         let loom = try startLoom()
         let get = try request(loom, "GET", "/layout")
         XCTAssertEqual(get.status, 405)
-        XCTAssertEqual(get.header("Allow"), "POST")
+        XCTAssertEqual(get.header("Allow"), "POST, OPTIONS")
         XCTAssertEqual(errorObject(get)["code"] as? String, "method_not_allowed")
 
         let delete = try request(loom, "DELETE", "/healthz")
         XCTAssertEqual(delete.status, 405)
-        XCTAssertEqual(delete.header("Allow"), "GET")
+        XCTAssertEqual(delete.header("Allow"), "GET, HEAD, OPTIONS")
 
         let put = try request(loom, "PUT", "/layout/batch", headers: Self.json, body: Array("{}".utf8))
         XCTAssertEqual(put.status, 405)
-        XCTAssertEqual(put.header("Allow"), "POST")
+        XCTAssertEqual(put.header("Allow"), "POST, OPTIONS")
+
+        for (path, wrong) in [("/layout", "GET"), ("/layout/batch", "DELETE"), ("/healthz", "POST"), ("/metrics", "PUT"),
+                              ("/openapi.json", "POST"), ("/layouts/" + String(repeating: "0", count: 64), "POST"), ("/", "PATCH")] {
+            let refused = try request(loom, wrong, path, headers: Self.json, body: wrong == "GET" ? [] : Array("{}".utf8))
+            let options = try request(loom, "OPTIONS", path)
+            XCTAssertEqual(refused.status, 405, path)
+            XCTAssertEqual(options.status, 204, path)
+            XCTAssertEqual(refused.header("Allow"), options.header("Allow"), path)
+        }
     }
 
     func testBodyOverTheLimitIs413() throws {

@@ -63,13 +63,17 @@ public struct LayoutOutcome: Sendable {
     /// For answers from the response cache: the cache entry answered (the same entry always
     /// answers with the same bytes).
     public var cacheEntry: LayoutService.CachedResponse? = nil
+    /// For errors: the error's code and path (for the access log).
+    public var errorCode: String? = nil
+    public var errorPath: String? = nil
 }
 
 extension LayoutOutcome {
     /// The answer for an error: the only place an error becomes an outcome.
     public init(error: Error) {
         let e = WireError.reporting(error)
-        self.init(status: e.status, contentType: "application/json", body: e.jsonBytes, key: nil, cacheHit: false)
+        self.init(status: e.status, contentType: "application/json", body: e.jsonBytes, key: nil, cacheHit: false,
+                  errorCode: e.code, errorPath: e.path)
     }
 }
 
@@ -103,6 +107,26 @@ public final class LayoutService: @unchecked Sendable {
         /// scale, options, format, font set.
         public var settings: ElementDigest
         public var hex: String { tree.description + settings.description }
+
+        /// The key `hex` spells (64 lowercase hex digits, as `hex` writes them), else nil.
+        public init?(hex: String) {
+            let u = Array(hex.utf8)
+            guard u.count == 64 else { return nil }
+            var words: [UInt64] = [0, 0, 0, 0]
+            for (i, b) in u.enumerated() {
+                let v: UInt8
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): v = b - 48
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): v = b - 87
+                default: return nil
+                }
+                words[i / 16] = words[i / 16] << 4 | UInt64(v)
+            }
+            tree = ElementDigest(high: words[0], low: words[1])
+            settings = ElementDigest(high: words[2], low: words[3])
+        }
+
+        public init(tree: ElementDigest, settings: ElementDigest) { self.tree = tree; self.settings = settings }
     }
     /// The key of a request's raw bytes: SHA-256 of the body and the format's name, in two
     /// halves.
@@ -113,7 +137,13 @@ public final class LayoutService: @unchecked Sendable {
         public let body: [UInt8]
         /// The key in hex, formatted once (it is a header of every hit).
         public let keyHex: String
-        init(body: [UInt8], keyHex: String) { self.body = body; self.keyHex = keyHex }
+        /// The format of `body` (a key names one format).
+        public let format: OutputFormat
+        /// Stands for this entry answered as `GET /layouts/{key}` (other headers than the
+        /// POST's, so another `HTTPResponse.reuseKey`).
+        public let resourceToken = Token()
+        public final class Token: Sendable { init() {} }
+        init(body: [UInt8], keyHex: String, format: OutputFormat) { self.body = body; self.keyHex = keyHex; self.format = format }
     }
 
     public init(configuration: ServiceConfiguration = ServiceConfiguration(), textMeasurer: TextMeasuring?,
@@ -172,6 +202,14 @@ public final class LayoutService: @unchecked Sendable {
         return .ready(answer(from: cached, format))
     }
 
+    /// The cached answer whose key is `hex` (`ResponseKey.hex`: 64 lowercase hex digits),
+    /// as the response cache holds it; nil when it does not (or `hex` is no key). A found
+    /// entry counts as a hit, as a POST answered from the cache does.
+    public func cachedAnswer(key hex: String) -> LayoutOutcome? {
+        guard let key = ResponseKey(hex: hex), let cached = responseCache.value(for: key) else { return nil }
+        return answer(from: cached, cached.format)
+    }
+
     /// The answer from a cache entry (counted as a hit).
     private func answer(from cached: CachedResponse, _ format: OutputFormat) -> LayoutOutcome {
         metrics?.cacheHit()
@@ -208,7 +246,7 @@ public final class LayoutService: @unchecked Sendable {
         case .svg: body = SVGRenderer(scale: request.scale).render(root: request.root, layout: layout)
         }
         let hex = key.hex
-        responseCache.set(CachedResponse(body: body, keyHex: hex), for: key, cost: body.count + 224)
+        responseCache.set(CachedResponse(body: body, keyHex: hex, format: format), for: key, cost: body.count + 224)
         return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: body, key: hex, cacheHit: false))
     }
 
