@@ -3,7 +3,7 @@
 #   1. openapi.yaml            openapi-spec-validator (OpenAPI 3.1), and every
 #                              examples/*.json against its LayoutRequest schema (jsonschema);
 #                              Sources/LoomClient/openapi.json (the Swift client's generator
-#                              input) is what scripts/client-openapi.py makes of it
+#                              input) and the served openapi.json are what scripts/openapi-json.py makes of it
 #   2. deploy/k8s/*.yaml       kubernetes-validate --strict (JSON schemas shipped in the
 #                              package), plus consistency checks between the manifests
 #   3. deploy/docker-compose.yml  check-jsonschema with its vendored compose-spec schema,
@@ -66,8 +66,8 @@ dockerfile-parse $("$PY" -c 'import importlib.metadata as m; print(m.version("do
 # ---------------------------------------------------------------- 1. OpenAPI
 echo "== openapi.yaml"
 run "openapi-spec-validator openapi.yaml (OpenAPI 3.1)" "$BIN/openapi-spec-validator" openapi.yaml
-run "Sources/LoomClient/openapi.json is openapi.yaml for the generator (scripts/client-openapi.py)" \
-  "$PY" scripts/client-openapi.py --check
+run "the served and the client's openapi.json are openapi.yaml (scripts/openapi-json.py)" \
+  "$PY" scripts/openapi-json.py --check
 run "examples/*.json and contract checks against openapi.yaml" "$PY" - <<'EOF'
 import glob, json, sys, yaml, jsonschema
 

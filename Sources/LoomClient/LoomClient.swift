@@ -32,8 +32,10 @@ public struct LayoutResult: Sendable {
     public var layout: LayoutTree
     /// `X-Layout-Key`: the server's cache key of this request (nil in batch items).
     public var key: String?
-    /// `X-Layout-Cache`: "hit" or "miss".
+    /// `X-Layout-Cache`: "hit" or "miss" ("hit" too when a `304` let the client reuse what it kept).
     public var cache: String?
+    /// The weak `ETag` of the answer (`W/"key"`), nil in batch items.
+    public var etag: String?
 
     public func frame(_ id: String) -> Frame? { frames[id] }
 }
@@ -77,7 +79,9 @@ public struct LoomClient: Sendable {
         let wire = try Self.wire(request)
         let output = try await call { try await client.layout(body: .json(wire)) }
         let ok = try output.ok
-        return LayoutResult(try ok.body.json, key: ok.headers.xLayoutKey, cache: ok.headers.xLayoutCache.rawValue)
+        var result = LayoutResult(try ok.body.json, key: ok.headers.xLayoutKey, cache: ok.headers.xLayoutCache.rawValue)
+        result.etag = ok.headers.eTag
+        return result
     }
 
     /// Lays out several requests in one call. Each item is a result or the item's error:

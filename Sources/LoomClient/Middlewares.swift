@@ -47,7 +47,10 @@ final class ETagMiddleware: ClientMiddleware, @unchecked Sendable {
         if let previous { request.headerFields[.ifNoneMatch] = previous.etag }
         let (response, answer) = try await next(request, HTTPBody(bytes), baseURL)
         if response.status.code == 304, let previous {
-            return (previous.response, HTTPBody(previous.body))
+            // Answered from what this client kept: a cache hit, as the server's own would be.
+            var kept = previous.response
+            if let name = HTTPField.Name("X-Layout-Cache") { kept.headerFields[name] = "hit" }
+            return (kept, HTTPBody(previous.body))
         }
         guard response.status.code == 200, let etag = response.headerFields[.eTag] else { return (response, answer) }
         let data = if let answer { try await Data(collecting: answer, upTo: bodyLimit) } else { Data() }

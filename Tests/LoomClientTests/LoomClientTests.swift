@@ -81,6 +81,7 @@ final class LoomClientTests: XCTestCase {
         let second = try await client.layout(cell())
         XCTAssertEqual(first.key, second.key)
         XCTAssertEqual(second.cache, "hit")
+        XCTAssertNotNil(first.etag, "the server gives layouts an ETag")
         // Texture's stack: the avatar at 0, the title after it and the spacing; the root
         // takes the exact width 320 of its range.
         XCTAssertEqual(first.frame("@root.children[0]"), Frame(x: 0, y: 0, width: 40, height: 40))

@@ -144,8 +144,10 @@ export class LayoutResult {
   warnings: Warning[];
   /** X-Layout-Key */
   key?: string;
-  /** X-Layout-Cache ("hit" | "miss"), or "not-modified" when answered from the client's ETag store */
+  /** X-Layout-Cache ("hit" | "miss"; "hit" too when answered from the client's ETag store) */
   cache?: string;
+  /** true when a 304 let the client reuse the answer it kept */
+  notModified: boolean;
   etag?: string;
   requestId?: string;
   frame(idOrElement: string | Element): Frame | undefined;

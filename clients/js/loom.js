@@ -226,6 +226,8 @@ export class LayoutResult {
     this.cache = meta.cache;
     this.etag = meta.etag;
     this.requestId = meta.requestId;
+    /** true when a 304 let the client reuse the answer it kept */
+    this.notModified = meta.notModified === true;
     this._elements = elements;
   }
 
@@ -323,7 +325,7 @@ export class LoomClient {
       }
       if (res.status === 304 && kept) {
         this._touch(text, kept);
-        return { json: JSON.parse(kept.text), text: kept.text, meta: { ...kept.meta, cache: "not-modified" } };
+        return { json: JSON.parse(kept.text), text: kept.text, meta: { ...kept.meta, cache: "hit", notModified: true } };
       }
       if (res.status === 503 && attempt < this.retries) {
         const after = Number(res.headers.get("retry-after"));
