@@ -43,31 +43,29 @@ enum StyleWire {
     private static func factor(_ v: Double) -> Schemas.FlexFactor? { v == 0 ? nil : .init(value1: v) }
     private static func nonzero(_ v: Double) -> Double? { v == 0 ? nil : v }
 
-    /// A layout spec's style; nil when every field has its default.
-    static func spec(_ s: Style) -> Schemas.Style? {
-        var w = Schemas.Style()
+    /// The fields layout specs and nodes share, as `ASLayoutElementStyle` has them.
+    private static func common<W: WireStyleFields>(_ s: Style, into w: inout W) {
         w.width = dim(s.width); w.height = dim(s.height)
         w.minWidth = dim(s.minWidth); w.maxWidth = dim(s.maxWidth)
         w.minHeight = dim(s.minHeight); w.maxHeight = dim(s.maxHeight)
         w.flexGrow = factor(s.flexGrow); w.flexShrink = factor(s.flexShrink); w.flexBasis = dim(s.flexBasis)
-        w.alignSelf = s.alignSelf == .auto ? nil : .init(rawValue: s.alignSelf.rawValue)
+        w.alignSelf = s.alignSelf == .auto ? nil : W.AlignSelfPayload(rawValue: s.alignSelf.rawValue)
         w.spacingBefore = nonzero(s.spacingBefore); w.spacingAfter = nonzero(s.spacingAfter)
         w.ascender = nonzero(s.ascender); w.descender = nonzero(s.descender)
         w.layoutPosition = s.layoutPosition == Point(x: 0, y: 0) ? nil : point(s.layoutPosition)
+    }
+
+    /// A layout spec's style; nil when every field has its default.
+    static func spec(_ s: Style) -> Schemas.Style? {
+        var w = Schemas.Style()
+        common(s, into: &w)
         return w == Schemas.Style() ? nil : w
     }
 
     /// A node's style, with its Yoga fields; nil when every field has its default.
     static func node(_ s: Style) -> Schemas.NodeStyle? {
         var w = Schemas.NodeStyle()
-        w.width = dim(s.width); w.height = dim(s.height)
-        w.minWidth = dim(s.minWidth); w.maxWidth = dim(s.maxWidth)
-        w.minHeight = dim(s.minHeight); w.maxHeight = dim(s.maxHeight)
-        w.flexGrow = factor(s.flexGrow); w.flexShrink = factor(s.flexShrink); w.flexBasis = dim(s.flexBasis)
-        w.alignSelf = s.alignSelf == .auto ? nil : .init(rawValue: s.alignSelf.rawValue)
-        w.spacingBefore = nonzero(s.spacingBefore); w.spacingAfter = nonzero(s.spacingAfter)
-        w.ascender = nonzero(s.ascender); w.descender = nonzero(s.descender)
-        w.layoutPosition = s.layoutPosition == Point(x: 0, y: 0) ? nil : point(s.layoutPosition)
+        common(s, into: &w)
         w.flexDirection = s.flexDirection.flatMap { .init(rawValue: $0.rawValue) }
         w.direction = s.direction.flatMap { .init(rawValue: $0.rawValue) }
         w.justifyContent = s.justifyContent.flatMap { .init(rawValue: $0.rawValue) }
@@ -80,3 +78,26 @@ enum StyleWire {
         return w == Schemas.NodeStyle() ? nil : w
     }
 }
+
+/// The members a spec's style and a node's style share in the generated types.
+protocol WireStyleFields {
+    associatedtype AlignSelfPayload: RawRepresentable where AlignSelfPayload.RawValue == String
+    var width: Components.Schemas.Dimension? { get set }
+    var height: Components.Schemas.Dimension? { get set }
+    var minWidth: Components.Schemas.Dimension? { get set }
+    var maxWidth: Components.Schemas.Dimension? { get set }
+    var minHeight: Components.Schemas.Dimension? { get set }
+    var maxHeight: Components.Schemas.Dimension? { get set }
+    var flexGrow: Components.Schemas.FlexFactor? { get set }
+    var flexShrink: Components.Schemas.FlexFactor? { get set }
+    var flexBasis: Components.Schemas.Dimension? { get set }
+    var alignSelf: AlignSelfPayload? { get set }
+    var spacingBefore: Double? { get set }
+    var spacingAfter: Double? { get set }
+    var ascender: Double? { get set }
+    var descender: Double? { get set }
+    var layoutPosition: Components.Schemas.Point? { get set }
+}
+
+extension Components.Schemas.Style: WireStyleFields {}
+extension Components.Schemas.NodeStyle: WireStyleFields {}
