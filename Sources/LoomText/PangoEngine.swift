@@ -305,7 +305,8 @@ final class PangoEngine {
         if let f = resolvedFonts[resolved] { return f }
         fontsLoaded += 1
         let desc = pango_font_description_new()!
-        pango_font_description_set_family(desc, resolved.family)
+        // The family, then the fallback chain: Pango picks per character the first that has it.
+        pango_font_description_set_family(desc, resolved.family + catalog.fallbackSuffix)
         pango_font_description_set_weight(desc, PangoWeight(rawValue: UInt32(resolved.weight)))
         let style: PangoStyle = resolved.slant == Int32(FC_SLANT_ITALIC) ? PANGO_STYLE_ITALIC
             : resolved.slant == Int32(FC_SLANT_OBLIQUE) ? PANGO_STYLE_OBLIQUE : PANGO_STYLE_NORMAL
@@ -369,6 +370,15 @@ final class PangoEngine {
     /// during the measurement), the answer is a placeholder (0 lines) and `stopped` is set:
     /// the caller must not keep it.
     func measure(_ text: TextAttributes, in container: Size, budget: LayoutBudget? = nil) -> TextMeasurement {
+        let viaLayout = fromLayout
+        var m = measureText(text, in: container, budget: budget)
+        // Only Pango's path can meet a character the text's font lacks (the word path takes
+        // none): there, report the characters no font has.
+        if fromLayout != viaLayout && !stopped { m.missingCodePoints = catalog.missingCodePoints(text) }
+        return m
+    }
+
+    private func measureText(_ text: TextAttributes, in container: Size, budget: LayoutBudget?) -> TextMeasurement {
         trimCaches()
         self.budget = budget
         budgetTicks = 0
@@ -420,8 +430,9 @@ final class PangoEngine {
         let mode = text.truncationMode
         var collector = LineCollector(limit: text.maximumNumberOfLines, height: container.height, spacing: lineSpacing,
                                       throughParagraph: mode == .head || mode == .middle)
-        let layoutParameters = LayoutParameters(text: text, prepared: prepared, base: base, spanFonts: spanFonts,
+        var layoutParameters = LayoutParameters(text: text, prepared: prepared, base: base, spanFonts: spanFonts,
                                                 spanSpacing: spanSpacing, lineHeight: lineHeight, width: container.width)
+        layoutParameters.emoji = EmojiLayout.make(prepared, spanFonts: spanFonts, catalog: catalog)
         guard let source = layOut(layoutParameters, into: &collector) else { return placeholder }
         let lines = collector.lines
 

@@ -24,6 +24,8 @@ struct LayoutParameters {
     let lineHeight: Double?
     /// The container width.
     let width: Double
+    /// Emoji clusters the engine measures itself (Emoji.swift); empty for most texts.
+    var emoji = EmojiLayout()
 }
 
 /// Collects a text's lines as they are laid out (hanging soft-wrapped white space on the
@@ -248,6 +250,7 @@ extension PangoEngine {
             i = j
         }
         insertFonts(before: to)
+        if !p.emoji.isEmpty { insertEmoji(list, p, from: from, to: to, origin: origin) }
         if let split, split > from, split < to {
             // An attribute that changes nothing but starts a new item.
             let attr = pango_attr_rise_new(0)!
@@ -333,6 +336,31 @@ extension PangoEngine {
         return magnitude
     }
 
+    /// Emoji clusters within [from, to) as shape attributes: the first scalar of a cluster
+    /// as wide as the cluster, the others 0 (the widths Pango cannot compute: Emoji.swift).
+    private func insertEmoji(_ list: OpaquePointer, _ p: LayoutParameters, from: Int, to: Int, origin: Int32) {
+        let prepared = p.prepared
+        for c in p.emoji.clusters where c.start >= from && c.end <= to {
+            let a = c.metrics.roundedAscent, d = c.metrics.roundedDescent
+            let unit = Double(LOOM_PANGO_SCALE)
+            var ink = PangoRectangle(x: 0, y: Int32(-a * unit), width: Int32((c.width * unit).rounded()),
+                                     height: Int32((a + d) * unit))
+            var logical = ink
+            let first = pango_attr_shape_new(&ink, &logical)!
+            first.pointee.start_index = UInt32(prepared.byteOffset[c.start] - origin)
+            first.pointee.end_index = UInt32(prepared.byteOffset[c.start + 1] - origin)
+            pango_attr_list_insert(list, first)
+            if c.end > c.start + 1 {
+                var none = PangoRectangle(x: 0, y: ink.y, width: 0, height: ink.height)
+                var noneLogical = none
+                let rest = pango_attr_shape_new(&none, &noneLogical)!
+                rest.pointee.start_index = UInt32(prepared.byteOffset[c.start + 1] - origin)
+                rest.pointee.end_index = UInt32(prepared.byteOffset[c.end] - origin)
+                pango_attr_list_insert(list, rest)
+            }
+        }
+    }
+
     /// The runs of one line: each run's item and font per scalar (`recordItem`), its
     /// glyph advances per cluster, and what `restoreLetterSpacing` needs of it (in
     /// `runRecords`); the fonts of runs with content into `runFonts` (for `normal` line
@@ -378,7 +406,8 @@ extension PangoEngine {
             if runCount < runRecords.count { runRecords[runCount] = record } else { runRecords.append(record) }
             runCount += 1
             if let font = item.pointee.analysis.font { verify(font, language: item.pointee.analysis.language) }
-            if p.lineHeight == nil, runHasContent, let font = item.pointee.analysis.font {
+            if p.lineHeight == nil, runHasContent, p.emoji.cluster(at: itemScalar) < 0,
+               let font = item.pointee.analysis.font {
                 let key = UnsafeMutableRawPointer(font)
                 if !runFonts.contains(key) { runFonts.append(key) }
             }
@@ -465,6 +494,16 @@ extension PangoEngine {
                 }
             }
             j += 1
+        }
+        if p.lineHeight == nil && !p.emoji.isEmpty {
+            // Emoji clusters: the font the engine chose for each.
+            for j in start..<min(spanEnd, n) {
+                let c = p.emoji.cluster(at: j)
+                if c >= 0 && p.emoji.clusters[c].start == j {
+                    let (a, b) = p.emoji.clusters[c].metrics.halfLeadingSplit(lineHeight: nil)
+                    above = max(above, a); below = max(below, b)
+                }
+            }
         }
         if p.lineHeight == nil {
             let baseFont = p.base.font.map { UnsafeMutableRawPointer($0) }

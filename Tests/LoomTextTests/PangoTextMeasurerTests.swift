@@ -453,8 +453,22 @@ final class PangoTextMeasurerTests: XCTestCase {
 
     func testAvailableFamiliesAreExactlyTheProjectFonts() {
         let families = measurer.availableFamilies()
-        XCTAssertEqual(Set(families.map(\.name)),
-                       ["DejaVu Sans", "Inter", "Liberation Mono", "Liberation Sans", "Liberation Serif", "Noto Sans", "Roboto"])
+        // The project's text families, and the fallback chain's (issue 20): Noto Sans <Script>
+        // faces, Noto Sans CJK (its collection's regional and Mono families), Noto Color Emoji.
+        let text: Set<String> = ["DejaVu Sans", "Inter", "Liberation Mono", "Liberation Sans", "Liberation Serif",
+                                 "Noto Sans", "Roboto"]
+        XCTAssertTrue(text.isSubset(of: Set(families.map(\.name))))
+        for name in families.map(\.name) where !text.contains(name) {
+            XCTAssertTrue(name.hasPrefix("Noto Sans ") || name.hasPrefix("Noto Sans Mono CJK") || name == "Noto Color Emoji", name)
+        }
+        for name in ["Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Thai", "Noto Sans Devanagari", "Noto Sans CJK SC",
+                     "Noto Color Emoji"] {
+            XCTAssertNotNil(families.first { $0.name == name }?.fallbackOrder, name)
+        }
+        let chain = families.filter { $0.fallbackOrder != nil }.sorted { $0.fallbackOrder! < $1.fallbackOrder! }.map(\.name)
+        XCTAssertEqual(chain.first, "Noto Sans")
+        XCTAssertEqual(Array(chain.suffix(2)), ["Noto Sans CJK SC", "Noto Color Emoji"])
+        XCTAssertEqual(chain.dropFirst().dropLast(2).sorted(), Array(chain.dropFirst().dropLast(2)))
         let sans = families.first { $0.name == "Liberation Sans" }!
         XCTAssertTrue(Set(["helvetica", "helvetica neue", "arial"]).isSubset(of: Set(sans.aliases)))
         XCTAssertEqual(sans.weights, [400, 700])
@@ -487,17 +501,17 @@ final class PangoTextMeasurerTests: XCTestCase {
     }
 
     func testFallbackFontRaisesNormalLineHeight() throws {
-        // U+2603 is not in Liberation Sans; among the project fonts only DejaVu Sans has it.
-        let dejaVu = try FontFileReader(ProjectFonts.dejaVuSans)
+        // U+0915 is not in Liberation Sans nor Noto Sans; Noto Sans Devanagari, in the chain, has it.
+        let dejaVu = try FontFileReader("/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf")
         let sans = Self.sans
-        let m = measure("a\u{2603}", font: sansFont)
+        let m = measure("a\u{0915}", font: sansFont)
         let above = max(sans.roundedAscent(px: 16) + sans.roundedLineGap(px: 16) / 2,
                         dejaVu.roundedAscent(px: 16) + dejaVu.roundedLineGap(px: 16) / 2)
         let below = max(sans.roundedDescent(px: 16) + sans.roundedLineGap(px: 16) / 2,
                         dejaVu.roundedDescent(px: 16) + dejaVu.roundedLineGap(px: 16) / 2)
         XCTAssertEqual(m.size.height, above + below)
         // An explicit line height ignores fallback fonts.
-        XCTAssertEqual(measure("a\u{2603}", font: sansFont, lineHeight: 20).size.height, 20)
+        XCTAssertEqual(measure("a\u{0915}", font: sansFont, lineHeight: 20).size.height, 20)
     }
 
     // MARK: Threads and cache

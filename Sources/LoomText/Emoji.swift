@@ -1,0 +1,114 @@
+import CPango
+import LoomLayout
+
+/// An emoji cluster of a prepared text that the engine measures itself: scalars
+/// [start, end), drawn with `family` (the emoji font or a text font of the chain), `width`
+/// px wide, and that font's metrics at the span's size (for `line-height: normal`).
+struct EmojiCluster {
+    var start: Int
+    var end: Int
+    var width: Double
+    var metrics: FontMetrics
+}
+
+/// The emoji of a text, as the browser picks their fonts, measured with HarfBuzz.
+///
+/// Pango cannot measure them: FreeType loads Noto Color Emoji (CBDT bitmaps) at its only
+/// strike (109 px), and Pango reports advances and metrics at that size whatever the
+/// requested one; and Pango sends every emoji-presentation run to an "emoji" family rather
+/// than following the family list. So the engine finds the clusters, picks each one's font
+/// as Chromium does, measures it with HarfBuzz from the font file, and hands Pango the width
+/// as a shape attribute (PangoLines.configureLayout).
+///
+/// Chromium's choice: an emoji sequence (with U+FE0F, a keycap U+20E3, a flag, a skin-tone
+/// modifier, a ZWJ sequence or tags) goes straight to the emoji font; a single character
+/// (emoji presentation by default, or with U+FE0E) takes the first font of the list that has
+/// it (the span's family, then the chain), U+FE0E skipping the emoji font. Colour-emoji
+/// advances are whole pixels (round(size × advance / upem)).
+struct EmojiLayout {
+    var clusters: [EmojiCluster] = []
+    /// Per scalar of the prepared text: the index of its cluster, or -1 (empty: no cluster).
+    var clusterAt: [Int32] = []
+
+    var isEmpty: Bool { clusters.isEmpty }
+
+    @inline(__always) func cluster(at scalar: Int) -> Int {
+        clusterAt.isEmpty ? -1 : Int(clusterAt[scalar])
+    }
+
+    static func isRegionalIndicator(_ v: UInt32) -> Bool { v >= 0x1F1E6 && v <= 0x1F1FF }
+    static func isModifier(_ v: UInt32) -> Bool { v >= 0x1F3FB && v <= 0x1F3FF }
+    static func isTag(_ v: UInt32) -> Bool { v >= 0xE0020 && v <= 0xE007F }
+
+    /// The clusters of `prepared` (spans in `spanFonts`), or an empty layout when it has none
+    /// (the common case: a text without any scalar from U+00A9 on that could start one is
+    /// skipped after one pass).
+    static func make(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) -> EmojiLayout {
+        let scalars = prepared.scalars
+        let n = scalars.count
+        var layout = EmojiLayout()
+        guard scalars.contains(where: { $0.value >= 0xA9 || $0.value == 0x20E3 }) else { return layout }
+        var i = 0
+        while i < n {
+            let c = scalars[i]
+            let v = c.value
+            let isKeycapBase = v == 0x23 || v == 0x2A || (v >= 0x30 && v <= 0x39)
+            let next = i + 1 < n ? scalars[i + 1].value : 0
+            let candidate = (v >= 0xA9 && c.properties.isEmoji) || (isKeycapBase && (next == 0xFE0F || next == 0x20E3))
+            guard candidate, !prepared.inserted[i] else { i += 1; continue }
+            // The cluster: the base, its selectors, keycap, modifiers, tags, and ZWJ-joined parts.
+            var j = i + 1
+            var sequence = false, text = false
+            if isRegionalIndicator(v) {
+                if j < n && isRegionalIndicator(scalars[j].value) { j += 1; sequence = true }
+            }
+            while j < n {
+                let w = scalars[j].value
+                if w == 0xFE0F || w == 0x20E3 || isModifier(w) || isTag(w) {
+                    sequence = true; j += 1
+                } else if w == 0xFE0E {
+                    text = true; j += 1
+                } else if w == 0x200D, j + 1 < n, scalars[j + 1].properties.isEmoji {
+                    sequence = true; j += 2
+                } else {
+                    break
+                }
+            }
+            if text { sequence = false }
+            // Left to Pango (which follows the family list for them): single characters of
+            // text presentation by default, without a selector.
+            if !sequence && !text && !c.properties.isEmojiPresentation { i = j; continue }
+            let font = spanFonts[Int(prepared.span[i])].resolved
+            let emojiFamily = FontCatalog.emojiFamily
+            var family = emojiFamily
+            if !sequence {
+                let candidates = [font.family] + catalog.fallbackChain
+                family = candidates.first { f in (!text || f != emojiFamily) && catalog.family(f, has: v) }
+                    ?? (text ? "DejaVu Sans" : emojiFamily)
+            }
+            let chosen = family == font.family ? font
+                : catalog.resolve(FontDescriptor(family: family, size: font.pixelSize, weight: font.weight,
+                                                 italic: font.slant != 0))
+            var width = 0.0
+            var metrics = FontMetrics.zero
+            if let face = catalog.hbFace(chosen) {
+                var bytes: [UInt8] = []
+                for k in i..<j where !prepared.inserted[k] { bytes.append(contentsOf: Array(String(scalars[k]).utf8)) }
+                width = bytes.withUnsafeBufferPointer { b in
+                    b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
+                        loom_hb_advance(face, $0, Int32(b.count), chosen.pixelSize, family == emojiFamily ? 1 : 0)
+                    }
+                }
+                var upem: Int32 = 0, a: Int32 = 0, d: Int32 = 0, g: Int32 = 0
+                if loom_face_metrics(face, &upem, &a, &d, &g) != 0 {
+                    metrics = FontMetrics(unitsPerEm: upem, ascender: a, descender: d, lineGap: g, pixelSize: chosen.pixelSize)
+                }
+            }
+            if layout.clusterAt.isEmpty { layout.clusterAt = [Int32](repeating: -1, count: n) }
+            for k in i..<j { layout.clusterAt[k] = Int32(layout.clusters.count) }
+            layout.clusters.append(EmojiCluster(start: i, end: j, width: width, metrics: metrics))
+            i = j
+        }
+        return layout
+    }
+}
