@@ -30,7 +30,12 @@ struct EmojiLayout {
     /// Per scalar of the prepared text: the index of its cluster, or -1 (empty: no cluster).
     var clusterAt: [Int32] = []
 
-    var isEmpty: Bool { clusters.isEmpty }
+    /// Spaces next to characters their span's family lacks, [start, end) with that family:
+    /// the browser draws them with the span's family, where Pango would keep the fallback
+    /// font of the characters around them (PangoLines.configureLayout gives them the family).
+    var spaces: [(start: Int, end: Int, family: String)] = []
+
+    var isEmpty: Bool { clusters.isEmpty && spaces.isEmpty }
 
     @inline(__always) func cluster(at scalar: Int) -> Int {
         clusterAt.isEmpty ? -1 : Int(clusterAt[scalar])
@@ -48,6 +53,7 @@ struct EmojiLayout {
         let n = scalars.count
         var layout = EmojiLayout()
         guard scalars.contains(where: { $0.value >= 0xA9 || $0.value == 0x20E3 }) else { return layout }
+        layout.findSpaces(prepared, spanFonts: spanFonts, catalog: catalog)
         var i = 0
         while i < n {
             let c = scalars[i]
@@ -110,5 +116,30 @@ struct EmojiLayout {
             i = j
         }
         return layout
+    }
+
+    private mutating func findSpaces(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) {
+        let scalars = prepared.scalars
+        let n = scalars.count
+        func lacks(_ k: Int) -> Bool {
+            let v = scalars[k].value
+            guard v >= 0x80, !prepared.inserted[k], !FontCatalog.drawsNothing(v) else { return false }
+            return !catalog.family(spanFonts[Int(prepared.span[k])].resolved.family, has: v)
+        }
+        var i = 0
+        while i < n {
+            guard scalars[i] == " ", !prepared.inserted[i] else { i += 1; continue }
+            var j = i + 1
+            while j < n && scalars[j] == " " { j += 1 }
+            var before = i - 1
+            while before >= 0 && prepared.inserted[before] { before -= 1 }
+            var after = j
+            while after < n && prepared.inserted[after] { after += 1 }
+            if (before >= 0 && lacks(before)) || (after < n && lacks(after)) {
+                let family = spanFonts[Int(prepared.span[i])].resolved.family
+                spaces.append((i, j, family))
+            }
+            i = j
+        }
     }
 }

@@ -336,10 +336,17 @@ extension PangoEngine {
         return magnitude
     }
 
-    /// Emoji clusters within [from, to) as shape attributes: the first scalar of a cluster
-    /// as wide as the cluster, the others 0 (the widths Pango cannot compute: Emoji.swift).
+    /// Spaces between fallback characters in their span's family, and emoji clusters within
+    /// [from, to) as shape attributes: the first scalar of a cluster as wide as the cluster,
+    /// the others 0 (the widths Pango cannot compute: Emoji.swift).
     private func insertEmoji(_ list: OpaquePointer, _ p: LayoutParameters, from: Int, to: Int, origin: Int32) {
         let prepared = p.prepared
+        for space in p.emoji.spaces where space.start >= from && space.end <= to {
+            let attr = pango_attr_family_new(space.family)!
+            attr.pointee.start_index = UInt32(prepared.byteOffset[space.start] - origin)
+            attr.pointee.end_index = UInt32(prepared.byteOffset[space.end] - origin)
+            pango_attr_list_insert(list, attr)
+        }
         for c in p.emoji.clusters where c.start >= from && c.end <= to {
             let a = c.metrics.roundedAscent, d = c.metrics.roundedDescent
             let unit = Double(LOOM_PANGO_SCALE)
