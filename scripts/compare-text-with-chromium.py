@@ -323,6 +323,7 @@ POOLS = {
           "ตอนเช้า กาแฟ ดนตรี ข่าว".split(),
 }
 ZH_PUNCT = ["，", "。", "、", "！", "？", "「", "」", "“", "”", "："]
+ZH_PAIRS = ["。「", "」。", "、「", "」、", "！」", "。」", "，「", "）。", "」「"]
 EMOJI = {
     "emoji-single": ["😀", "😂", "👋", "🎉", "🚀", "🍕", "🐱", "🌍", "💡", "🔥", "⚽", "☕", "⭐"],
     "emoji-fe0f": ["❤️", "☀️", "✈️", "☎️", "✔️", "⚠️", "♻️", "☺️"],
@@ -341,7 +342,9 @@ def script_string(rng, script):
         for _ in range(rng.randint(2, 14)):
             parts.append(rng.choice(POOLS[script]))
             r = rng.random()
-            if r < 0.25:
+            if r < 0.08:
+                parts.append(rng.choice(ZH_PAIRS))  # adjacent full-width punctuation (squeezed)
+            elif r < 0.25:
                 parts.append(rng.choice(ZH_PUNCT))
             elif r < 0.3:
                 parts.append(rng.choice([" " + latin() + " ", str(rng.randint(1, 2024))]))
@@ -396,9 +399,10 @@ def make_script_cases(seed, count):
         line_height = None
         if rng.random() < 0.3:
             line_height = round(size * rng.uniform(1.2, 1.8))
+        letter_spacing = rng.choice([0.5, 1.0, 2.0]) if rng.random() < 0.15 else 0.0
         cases.append({"id": k, "string": k, "text": text, "font": FONTS[fi][0], "script": script, "weight": FONTS[fi][2],
                       "size": size, "width": width, "maxLines": max_lines, "lineHeight": line_height,
-                      "letterSpacing": 0.0})
+                      "letterSpacing": letter_spacing})
     return [c["text"] for c in cases], cases
 
 

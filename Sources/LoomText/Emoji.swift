@@ -35,7 +35,20 @@ struct EmojiLayout {
     /// font of the characters around them (PangoLines.configureLayout gives them the family).
     var spaces: [(start: Int, end: Int, family: String)] = []
 
-    var isEmpty: Bool { clusters.isEmpty && spaces.isEmpty }
+    /// Per scalar: whether it takes no letter spacing (the browser spaces grapheme clusters,
+    /// not their later scalars, and leaves cursive scripts unspaced); empty: none.
+    var unspaced: [Bool] = []
+
+    var isEmpty: Bool { clusters.isEmpty && spaces.isEmpty && unspaced.isEmpty }
+
+    @inline(__always) func takesNoSpacing(_ scalar: Int) -> Bool { !unspaced.isEmpty && unspaced[scalar] }
+
+    /// Arabic, Syriac, N'Ko and Mongolian (scripts whose letters join): Chromium puts no
+    /// letter spacing between their characters.
+    static func isCursive(_ v: UInt32) -> Bool {
+        (v >= 0x600 && v <= 0x7FF && v != 0x60C && v != 0x61B && v != 0x61F) || (v >= 0x860 && v <= 0x8FF)
+            || (v >= 0x1800 && v <= 0x18AF) || (v >= 0xFB50 && v <= 0xFDFF) || (v >= 0xFE70 && v <= 0xFEFF)
+    }
 
     @inline(__always) func cluster(at scalar: Int) -> Int {
         clusterAt.isEmpty ? -1 : Int(clusterAt[scalar])
@@ -115,7 +128,89 @@ struct EmojiLayout {
             layout.clusters.append(EmojiCluster(start: i, end: j, width: width, metrics: metrics))
             i = j
         }
+        layout.squeezePunctuation(prepared, spanFonts: spanFonts, catalog: catalog)
+        for k in 0..<n where isCursive(scalars[k].value) {
+            if layout.unspaced.isEmpty { layout.unspaced = [Bool](repeating: false, count: n) }
+            layout.unspaced[k] = true
+        }
+        for c in layout.clusters where c.end > c.start + 1 {
+            if layout.unspaced.isEmpty { layout.unspaced = [Bool](repeating: false, count: n) }
+            for k in (c.start + 1)..<c.end { layout.unspaced[k] = true }
+        }
         return layout
+    }
+
+    /// Full-width punctuation classes for Chromium's squeeze of adjacent punctuation.
+    enum PunctuationKind { case open, close, dot, middle, other }
+
+    static func punctuationKind(_ v: UInt32) -> PunctuationKind {
+        switch v {
+        case 0xFF08, 0x300C, 0x300E, 0x201C, 0x3008, 0x300A, 0x3010, 0x3014, 0xFF3B, 0xFF5B: return .open
+        case 0xFF09, 0x300D, 0x300F, 0x201D, 0x3009, 0x300B, 0x3011, 0x3015, 0xFF3D, 0xFF5D: return .close
+        case 0xFF0C, 0x3002, 0x3001, 0xFF1A, 0xFF1B, 0xFF0E: return .dot
+        case 0x30FB: return .middle
+        default: return .other
+        }
+    }
+
+    /// Adjacent full-width punctuation, as Chromium kerns it (found against Chromium 156):
+    /// a full-width closing or dot punctuation followed by opening, closing, dot or middle
+    /// punctuation is set half-width; otherwise a full-width opening punctuation preceded by
+    /// one of those is. "Full-width": the first font of the list that has it is the CJK font
+    /// (earlier fonts of the chain draw some of them narrow, and those are not squeezed).
+    private mutating func squeezePunctuation(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) {
+        let scalars = prepared.scalars
+        let n = scalars.count
+        guard n > 1 else { return }
+        var previous = -1
+        var halved = -1
+        for k in 0..<n where !prepared.inserted[k] {
+            defer { previous = k }
+            guard previous >= 0 else { continue }
+            let a = EmojiLayout.punctuationKind(scalars[previous].value), b = EmojiLayout.punctuationKind(scalars[k].value)
+            guard a != .other && b != .other else { continue }
+            var target = -1
+            if (a == .close || a == .dot) && previous != halved && isFullWidth(previous, prepared, spanFonts, catalog) {
+                target = previous
+            } else if b == .open && isFullWidth(k, prepared, spanFonts, catalog) {
+                target = k
+            }
+            guard target >= 0, cluster(at: target) < 0 else { continue }
+            let font = spanFonts[Int(prepared.span[target])].resolved
+            let cjk = catalog.resolve(FontDescriptor(family: FontCatalog.cjkFamily, size: font.pixelSize,
+                                                     weight: font.weight, italic: font.slant != 0))
+            var metrics = FontMetrics.zero
+            var width = font.pixelSize / 2
+            if let face = catalog.hbFace(cjk) {
+                let bytes = Array(String(scalars[target]).utf8)
+                width = bytes.withUnsafeBufferPointer { b in
+                    b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
+                        loom_hb_advance(face, $0, Int32(b.count), cjk.pixelSize, 0)
+                    }
+                } / 2
+                var upem: Int32 = 0, asc: Int32 = 0, d: Int32 = 0, g: Int32 = 0
+                if loom_face_metrics(face, &upem, &asc, &d, &g) != 0 {
+                    metrics = FontMetrics(unitsPerEm: upem, ascender: asc, descender: d, lineGap: g, pixelSize: cjk.pixelSize)
+                }
+            }
+            if clusterAt.isEmpty { clusterAt = [Int32](repeating: -1, count: n) }
+            clusterAt[target] = Int32(clusters.count)
+            clusters.append(EmojiCluster(start: target, end: target + 1, width: width, metrics: metrics))
+            halved = target
+        }
+        // Clusters in text order (configureLayout inserts their attributes as it finds them).
+        clusters.sort { $0.start < $1.start }
+        for (index, c) in clusters.enumerated() { for k in c.start..<c.end { clusterAt[k] = Int32(index) } }
+    }
+
+    private func isFullWidth(_ k: Int, _ prepared: PreparedText, _ spanFonts: [EngineFont], _ catalog: FontCatalog) -> Bool {
+        let v = prepared.scalars[k].value
+        let family = spanFonts[Int(prepared.span[k])].resolved.family
+        if catalog.family(family, has: v) { return family == FontCatalog.cjkFamily }
+        for f in catalog.fallbackChain {
+            if catalog.family(f, has: v) { return f == FontCatalog.cjkFamily }
+        }
+        return false
     }
 
     private mutating func findSpaces(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) {

@@ -232,9 +232,9 @@ extension PangoEngine {
         }
         i = from
         while i < to {
-            let s = spacing(prepared, p.spanSpacing, i)
+            let s = spacing(p, i)
             var j = i + 1
-            while j < to && spacing(prepared, p.spanSpacing, j) == s { j += 1 }
+            while j < to && spacing(p, j) == s { j += 1 }
             if s != 0 {
                 insertFonts(before: i)
                 let attr = pango_attr_letter_spacing_new(Int32((s * Double(LOOM_PANGO_SCALE)).rounded()))!
@@ -275,6 +275,12 @@ extension PangoEngine {
     @inline(__always)
     func spacing(_ prepared: PreparedText, _ spanSpacing: [Double], _ i: Int) -> Double {
         prepared.inserted[i] ? 0 : spanSpacing[Int(prepared.span[i])]
+    }
+
+    /// The same, and none for the scalars the browser leaves unspaced (Emoji.swift).
+    @inline(__always)
+    func spacing(_ p: LayoutParameters, _ i: Int) -> Double {
+        p.emoji.takesNoSpacing(i) ? 0 : spacing(p.prepared, p.spanSpacing, i)
     }
 
     @inline(__always)
@@ -406,7 +412,7 @@ extension PangoEngine {
             let lastZero = glyphs.pointee.glyphs[count - 1].geometry.width == 0
             let itemScalar = scalar(itemOffset)
             let spacingUnits = itemScalar < prepared.count
-                ? Int32((spacing(prepared, p.spanSpacing, itemScalar) * Double(LOOM_PANGO_SCALE)).rounded()) : 0
+                ? Int32((spacing(p, itemScalar) * Double(LOOM_PANGO_SCALE)).rounded()) : 0
             let record = RunRecord(leftTarget: firstZero ? firstNonZero : firstScalar, leftZero: firstZero,
                                    rightTarget: lastZero ? lastNonZero : lastScalar, rightZero: lastZero,
                                    spacing: spacingUnits)
