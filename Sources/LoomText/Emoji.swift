@@ -154,9 +154,9 @@ struct EmojiLayout {
     }
 
     /// Adjacent full-width punctuation, as Chromium kerns it (found against Chromium 156):
-    /// a full-width closing or dot punctuation followed by opening, closing, dot or middle
-    /// punctuation is set half-width; otherwise a full-width opening punctuation preceded by
-    /// one of those is. "Full-width": the first font of the list that has it is the CJK font
+    /// a full-width closing or dot punctuation followed by closing, dot or middle punctuation
+    /// or by a full-width opening one is set half-width; otherwise a full-width opening
+    /// punctuation preceded by opening, closing, dot or middle punctuation is. "Full-width": the first font of the list that has it is the CJK font
     /// (earlier fonts of the chain draw some of them narrow, and those are not squeezed).
     private mutating func squeezePunctuation(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) {
         let scalars = prepared.scalars
@@ -170,9 +170,11 @@ struct EmojiLayout {
             let a = EmojiLayout.punctuationKind(scalars[previous].value), b = EmojiLayout.punctuationKind(scalars[k].value)
             guard a != .other && b != .other else { continue }
             var target = -1
-            if (a == .close || a == .dot) && previous != halved && isFullWidth(previous, prepared, spanFonts, catalog) {
+            let openAfter = b == .open && isFullWidth(k, prepared, spanFonts, catalog)
+            if (a == .close || a == .dot) && previous != halved && (b != .open || openAfter)
+                && isFullWidth(previous, prepared, spanFonts, catalog) {
                 target = previous
-            } else if b == .open && isFullWidth(k, prepared, spanFonts, catalog) {
+            } else if openAfter {
                 target = k
             }
             guard target >= 0, cluster(at: target) < 0 else { continue }
