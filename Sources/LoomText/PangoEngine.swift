@@ -225,11 +225,17 @@ final class PangoEngine {
     /// Pango's FT2 backend reads for the box of a missing glyph), computing them under
     /// `metricsLock` when nobody has; marks the engine poisoned when not.
     @discardableResult
-    func verify(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?) -> Bool {
+    func verify(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?, ownFont: Bool = false) -> Bool {
         let key = MetricsKey(font: UnsafeMutableRawPointer(font), language: language)
         if key == lastVerified || verifiedFonts.contains(key) { lastVerified = key; return true }
+        // The entry for no language is checked only for the text's own fonts: a fallback font
+        // (the chain's) gets it computed inside Pango while another font's metrics are being
+        // computed (its sample text falls back), which Pango's guard answers with 0 every
+        // time, not by a race; it only sizes missing-glyph boxes.
+        let fallback = !ownFont
         let check = {
-            PangoEngine.approximateCharWidth(font, language) > 0 && PangoEngine.approximateCharWidth(font, nil) > 0
+            PangoEngine.approximateCharWidth(font, language) > 0
+                && (fallback || PangoEngine.approximateCharWidth(font, nil) > 0)
         }
         let complete = holdsMetricsLock ? check() : PangoEngine.metricsLock.withLock { _ in check() }
         guard complete else {
@@ -316,7 +322,7 @@ final class PangoEngine {
         let font = pango_font_map_load_font(fontMap, context, desc)
         var metrics = FontMetrics.zero
         if let font {
-            verify(font, language: language)
+            verify(font, language: language, ownFont: true)
             var upem: Int32 = 0, a: Int32 = 0, d: Int32 = 0, g: Int32 = 0
             if loom_font_metrics(font, &upem, &a, &d, &g) != 0 {
                 metrics = FontMetrics(unitsPerEm: upem, ascender: a, descender: d, lineGap: g,
