@@ -20,10 +20,12 @@ final class ScriptFallbackTests: XCTestCase {
     }
 
     /// The normal line height of a line using the fonts `readers` (CSS: the largest rounded
-    /// ascent plus half line gap above the baseline, the same below).
+    /// ascent plus the smaller half of the line gap above the baseline, the largest rest below).
     func lineHeight(_ readers: [FontFileReader], px: Double) -> Double {
-        let above = readers.map { $0.roundedAscent(px: px) + $0.roundedLineGap(px: px) / 2 }.max()!
-        let below = readers.map { $0.roundedDescent(px: px) + $0.roundedLineGap(px: px) / 2 }.max()!
+        let above = readers.map { $0.roundedAscent(px: px) + ($0.roundedLineGap(px: px) / 2).rounded(.down) }.max()!
+        let below = readers.map {
+            $0.normalLineHeight(px: px) - $0.roundedAscent(px: px) - ($0.roundedLineGap(px: px) / 2).rounded(.down)
+        }.max()!
         return above + below
     }
 
@@ -35,6 +37,11 @@ final class ScriptFallbackTests: XCTestCase {
         XCTAssertGreaterThan(m.size.width, measure("abcdabcd").size.width)
         XCTAssertEqual(m.size.height, lineHeight([Self.roboto, cjk], px: 16))
         XCTAssertEqual(m.missingCodePoints, [])
+        // Liberation Serif 12 with an ideograph: 18 px in headless Chromium 156.
+        let serif = try FontFileReader(ProjectFonts.serifRegular)
+        let mixed = measure("ab\u{4E2D}", family: "Liberation Serif", size: 12)
+        XCTAssertEqual(mixed.size.height, lineHeight([serif, cjk], px: 12))
+        XCTAssertEqual(mixed.size.height, 18)
     }
 
     func testColorEmojiAdvancesAreWholePixels() throws {
