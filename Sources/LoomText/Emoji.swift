@@ -54,6 +54,11 @@ struct EmojiLayout {
         clusterAt.isEmpty ? -1 : Int(clusterAt[scalar])
     }
 
+    private struct MeasuredKey: Hashable {
+        var bytes: [UInt8]
+        var font: ResolvedFont
+    }
+
     static func isRegionalIndicator(_ v: UInt32) -> Bool { v >= 0x1F1E6 && v <= 0x1F1FF }
     static func isModifier(_ v: UInt32) -> Bool { v >= 0x1F3FB && v <= 0x1F3FF }
     static func isTag(_ v: UInt32) -> Bool { v >= 0xE0020 && v <= 0xE007F }
@@ -65,6 +70,8 @@ struct EmojiLayout {
         let scalars = prepared.scalars
         let n = scalars.count
         var layout = EmojiLayout()
+        // Clusters measured so far in this text (a text repeats its emoji).
+        var measured: [MeasuredKey: (Double, FontMetrics)] = [:]
         guard scalars.contains(where: { $0.value >= 0xA9 || $0.value == 0x20E3 }) else { return layout }
         layout.findSpaces(prepared, spanFonts: spanFonts, catalog: catalog)
         var i = 0
@@ -110,9 +117,12 @@ struct EmojiLayout {
                                                  italic: font.slant != 0))
             var width = 0.0
             var metrics = FontMetrics.zero
-            if let face = catalog.hbFace(chosen) {
-                var bytes: [UInt8] = []
-                for k in i..<j where !prepared.inserted[k] { bytes.append(contentsOf: Array(String(scalars[k]).utf8)) }
+            var bytes: [UInt8] = []
+            for k in i..<j where !prepared.inserted[k] { bytes.append(contentsOf: Array(String(scalars[k]).utf8)) }
+            let key = MeasuredKey(bytes: bytes, font: chosen)
+            if let known = measured[key] {
+                (width, metrics) = known
+            } else if let face = catalog.hbFace(chosen) {
                 width = bytes.withUnsafeBufferPointer { b in
                     b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
                         loom_hb_advance(face, $0, Int32(b.count), chosen.pixelSize, family == emojiFamily ? 1 : 0)
@@ -122,6 +132,7 @@ struct EmojiLayout {
                 if loom_face_metrics(face, &upem, &a, &d, &g) != 0 {
                     metrics = FontMetrics(unitsPerEm: upem, ascender: a, descender: d, lineGap: g, pixelSize: chosen.pixelSize)
                 }
+                measured[key] = (width, metrics)
             }
             if layout.clusterAt.isEmpty { layout.clusterAt = [Int32](repeating: -1, count: n) }
             for k in i..<j { layout.clusterAt[k] = Int32(layout.clusters.count) }

@@ -274,8 +274,12 @@ final class FontCatalog: @unchecked Sendable {
         for span in text.spans { scan(span.text) }
         scan(text.truncationText)
         if missing.count > 1 { missing = Array(Set(missing)).sorted() }
+        if missing.count > FontCatalog.maxReportedCodePoints { missing.removeLast(missing.count - FontCatalog.maxReportedCodePoints) }
         return missing
     }
+
+    /// At most this many missing code points are reported per text (the lowest).
+    static let maxReportedCodePoints = 64
 
     /// Controls, separators and Default_Ignorable_Code_Point characters (no glyph is drawn).
     static func drawsNothing(_ v: UInt32) -> Bool {

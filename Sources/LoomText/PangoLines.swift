@@ -347,13 +347,24 @@ extension PangoEngine {
     /// the others 0 (the widths Pango cannot compute: Emoji.swift).
     private func insertEmoji(_ list: OpaquePointer, _ p: LayoutParameters, from: Int, to: Int, origin: Int32) {
         let prepared = p.prepared
-        for space in p.emoji.spaces where space.start >= from && space.end <= to {
+        // Both lists are in text order: start at the first entry of the window (a long text is
+        // laid out in many windows).
+        let spaces = p.emoji.spaces, clusters = p.emoji.clusters
+        var lo = 0, hi = spaces.count
+        while lo < hi { let mid = (lo + hi) / 2; if spaces[mid].start < from { lo = mid + 1 } else { hi = mid } }
+        for space in spaces[lo...] {
+            if space.start >= to { break }
+            guard space.end <= to else { continue }
             let attr = pango_attr_family_new(space.family)!
             attr.pointee.start_index = UInt32(prepared.byteOffset[space.start] - origin)
             attr.pointee.end_index = UInt32(prepared.byteOffset[space.end] - origin)
             pango_attr_list_insert(list, attr)
         }
-        for c in p.emoji.clusters where c.start >= from && c.end <= to {
+        lo = 0; hi = clusters.count
+        while lo < hi { let mid = (lo + hi) / 2; if clusters[mid].start < from { lo = mid + 1 } else { hi = mid } }
+        for c in clusters[lo...] {
+            if c.start >= to { break }
+            guard c.end <= to else { continue }
             let a = c.metrics.roundedAscent, d = c.metrics.roundedDescent
             let unit = Double(LOOM_PANGO_SCALE)
             var ink = PangoRectangle(x: 0, y: Int32(-a * unit), width: Int32((c.width * unit).rounded()),

@@ -81,6 +81,26 @@ final class ScriptFallbackTests: XCTestCase {
         XCTAssertEqual(measure(word, lineHeight: 20).size.height, 20)
     }
 
+    func testLongTextOfEmojiStaysLinear() {
+        // 40 000 bytes of emoji sequences and words at a narrow width: laid out in windows,
+        // each window looks only at its own clusters.
+        let unit = "\u{1F44B}\u{1F3FD} word \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} \u{4F60}\u{597D} "
+        let text = String(repeating: unit, count: 40_000 / unit.utf8.count)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let m = measure(text, width: 120)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        XCTAssertGreaterThan(m.lineCount, 500)
+        XCTAssertLessThan(seconds, 20, "a long text of emoji took \(seconds) s")
+    }
+
+    func testAtMost64MissingCodePointsAreReported() {
+        let text = String(String.UnicodeScalarView((0xF0000..<0xF0100).compactMap(Unicode.Scalar.init)))
+        let m = measure(text)
+        XCTAssertEqual(m.missingCodePoints.count, 64)
+        XCTAssertEqual(m.missingCodePoints.first, 0xF0000)
+        XCTAssertEqual(m.missingCodePoints.last, 0xF003F)
+    }
+
     func testCharactersNoFontHasAreReported() {
         let m = measure("ok \u{0378} \u{10FFFD}\u{10FFFD} \u{1F600}")
         XCTAssertEqual(m.missingCodePoints, [0x378, 0x10FFFD])
