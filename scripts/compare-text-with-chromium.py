@@ -295,6 +295,118 @@ def make_cases(seed, per_string, n_strings):
 
 
 # ---------------------------------------------------------------------------------------
+# Script cases (--scripts): text in every script and emoji class, through the fallback chain
+# ---------------------------------------------------------------------------------------
+
+# The fallback chain of the contract, as Loom's FontCatalog builds it (GET /fonts lists it):
+# Noto Sans, every Noto Sans <Script> face of fonts-noto-core (by family name), Noto Sans
+# CJK SC, Noto Color Emoji. The browser gets the same list as CSS family names (the fonts
+# are installed system-wide by scripts/install-deps.sh).
+def fallback_chain(loom_fonts):
+    return loom_fonts.get("fallback") or []
+
+
+POOLS = {
+    "zh": "我们 你好 世界 今天 天气 很好 中国 学习 工作 朋友 时间 问题 发展 经济 社会 文化 电脑 手机 网络 数据 "
+          "布局 文本 测试 服务 用户 图片 视频 音乐 新闻 生活 城市 北京 上海 早上 晚上 非常 喜欢 一起 已经 可以".split(),
+    "ja": "こんにちは ありがとう 東京 日本語 ちょっと きょう ラーメン コーヒー データ サーバー テスト レイアウト 今日 "
+          "天気 勉強 仕事 友達 しゃしん きっぷ ゆっくり チョコレート パーティー ニュース 電車 駅 学校 先生 映画".split(),
+    "ko": "안녕하세요 감사합니다 오늘 날씨 좋아요 한국어 공부 서버 데이터 레이아웃 테스트 친구 시간 문제 사람 학교 "
+          "음악 영화 커피 도시 아침 저녁".split(),
+    "ar": "مرحبا بالعالم هذا نص عربي للاختبار الخادم يقيس النص كتاب مدرسة الطالب جميل اليوم شكرا جزيلا السلام عليكم "
+          "المدينة الصباح القهوة الموسيقى الأخبار".split(),
+    "he": "שלום עולם זה טקסט בעברית לבדיקה השרת מודד את הטקסט ספר בית ספר תלמיד יפה היום תודה רבה העיר בוקר "
+          "קפה מוזיקה חדשות".split(),
+    "hi": "नमस्ते दुनिया यह हिंदी पाठ है परीक्षण सर्वर पाठ मापता है किताब विद्यालय छात्र सुंदर आज धन्यवाद शहर सुबह "
+          "संगीत समाचार".split(),
+    "th": "สวัสดีครับ ภาษาไทย ทดสอบ เซิร์ฟเวอร์ วัดข้อความ หนังสือ โรงเรียน นักเรียน สวยงาม วันนี้ ขอบคุณมาก เมือง "
+          "ตอนเช้า กาแฟ ดนตรี ข่าว".split(),
+}
+ZH_PUNCT = ["，", "。", "、", "！", "？", "「", "」", "“", "”", "："]
+ZH_PAIRS = ["。「", "」。", "、「", "」、", "！」", "。」", "，「", "）。", "」「"]
+EMOJI = {
+    "emoji-single": ["😀", "😂", "👋", "🎉", "🚀", "🍕", "🐱", "🌍", "💡", "🔥", "⚽", "☕", "⭐"],
+    "emoji-fe0f": ["❤️", "☀️", "✈️", "☎️", "✔️", "⚠️", "♻️", "☺️"],
+    "emoji-keycap": ["1️⃣", "2️⃣", "#️⃣", "*️⃣", "1⃣", "9⃣"],
+    "emoji-flag": ["🇫🇷", "🇯🇵", "🇺🇸", "🇩🇪", "🇧🇷", "🇮🇳"],
+    "emoji-zwj": ["👨‍👩‍👧", "👩‍💻", "🏳️‍🌈", "👨‍🍳", "🧑‍🤝‍🧑"],
+    "emoji-skin": ["👍🏽", "👋🏿", "🙌🏻", "👏🏾"],
+    "emoji-fe0e": ["☕︎", "⚽︎", "☀︎", "✈︎"],
+}
+
+
+def script_string(rng, script):
+    latin = lambda: rng.choice(WORDS)  # noqa: E731
+    if script in ("zh", "ja"):
+        parts = []
+        for _ in range(rng.randint(2, 14)):
+            parts.append(rng.choice(POOLS[script]))
+            r = rng.random()
+            if r < 0.08:
+                parts.append(rng.choice(ZH_PAIRS))  # adjacent full-width punctuation (squeezed)
+            elif r < 0.25:
+                parts.append(rng.choice(ZH_PUNCT))
+            elif r < 0.3:
+                parts.append(rng.choice([" " + latin() + " ", str(rng.randint(1, 2024))]))
+        return "".join(parts)
+    if script == "th":
+        out = ""
+        for _ in range(rng.randint(1, 5)):
+            out += "".join(rng.choice(POOLS["th"]) for _ in range(rng.randint(1, 4)))
+            out += rng.choice([" ", " ", " " + latin() + " "])
+        return out.strip()
+    if script in POOLS:
+        words = []
+        for _ in range(rng.randint(2, 16)):
+            r = rng.random()
+            words.append(latin() if r < 0.12 else str(rng.randint(1, 9999)) if r < 0.2 else rng.choice(POOLS[script]))
+        return " ".join(words)
+    if script in EMOJI:
+        words = []
+        for _ in range(rng.randint(1, 10)):
+            r = rng.random()
+            if r < 0.5:
+                words.append("".join(rng.choice(EMOJI[script]) for _ in range(rng.randint(1, 3))))
+            else:
+                words.append(latin())
+        return " ".join(words)
+    # mixed: Latin with pieces of everything
+    words = []
+    for _ in range(rng.randint(3, 14)):
+        r = rng.random()
+        if r < 0.5:
+            words.append(latin())
+        elif r < 0.65:
+            words.append(rng.choice(EMOJI[rng.choice(sorted(EMOJI))]))
+        else:
+            words.append(rng.choice(POOLS[rng.choice(sorted(POOLS))]))
+    return " ".join(words)
+
+
+SCRIPTS = sorted(POOLS) + sorted(EMOJI) + ["mixed"]
+
+
+def make_script_cases(seed, count):
+    rng = random.Random(seed * 7919 + 20)
+    cases = []
+    for k in range(count):
+        script = SCRIPTS[k % len(SCRIPTS)]
+        text = script_string(rng, script)
+        fi = rng.randrange(len(FONTS))
+        size = rng.randint(12, 20)
+        width = int(round(math.exp(rng.uniform(math.log(60), math.log(400)))))
+        max_lines = rng.choices([0, 1, 2, 3], weights=[55, 15, 15, 15])[0]
+        line_height = None
+        if rng.random() < 0.3:
+            line_height = round(size * rng.uniform(1.2, 1.8))
+        letter_spacing = rng.choice([0.5, 1.0, 2.0]) if rng.random() < 0.15 else 0.0
+        cases.append({"id": k, "string": k, "text": text, "font": FONTS[fi][0], "script": script, "weight": FONTS[fi][2],
+                      "size": size, "width": width, "maxLines": max_lines, "lineHeight": line_height,
+                      "letterSpacing": letter_spacing})
+    return [c["text"] for c in cases], cases
+
+
+# ---------------------------------------------------------------------------------------
 # Fonts
 # ---------------------------------------------------------------------------------------
 
@@ -377,11 +489,13 @@ async function main() {
     for (const c of CASES) {
       const d = document.createElement("div");
       const face = FACE_OF[c.font];
-      let css = `width:${c.width}px;font-family:"${face}";font-size:${c.size}px;font-weight:400;` +
+      let css = `width:${c.width}px;font-family:"${face}"${c.script ? CHAIN : ""};font-size:${c.size}px;font-weight:${c.weight || 400};` +
         "font-style:normal;font-synthesis:none;" +
         `line-height:${c.lineHeight === null ? "normal" : c.lineHeight + "px"};letter-spacing:${c.letterSpacing}px;` +
         "white-space:pre-line;overflow-wrap:break-word;word-break:normal;hyphens:manual;text-align:left;" +
         "text-indent:0;margin:0;padding:0;border:0;";
+      // Script cases: each paragraph's direction from its first strong character.
+      if (c.script) css += "unicode-bidi:plaintext;";
       if (c.maxLines > 0)
         css += `display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:${c.maxLines};overflow:hidden;`;
       d.style.cssText = css;
@@ -407,8 +521,27 @@ async function main() {
       for (let li = 0; li < visible; li++) {
         const L = lines[li];
         const inked = L.rects.filter(x => x.w > 0);
-        const full = inked.length ? Math.max(...inked.map(x => x.r)) : 0;
+        let full = inked.length ? Math.max(...inked.map(x => x.r)) : 0;
         const left = inked.length ? Math.min(...inked.map(x => x.l)) : 0;
+        if (c.script) {
+          // Right-to-left runs: the line's extent, from its leftmost to its rightmost glyph.
+          const extent = full - left;
+          if (truncated && li === visible - 1) {
+            // Chromium reports the line's fragments and, for the one it cut, the kept part
+            // too (sharing the fragment's left edge, or its right edge when the fragment runs
+            // right to left): the line loses what the cut fragment lost.
+            let lost = 0;
+            for (const x of inked) for (const y of inked)
+              if (y !== x && y.w < x.w - 0.01 && (Math.abs(x.l - y.l) < 0.01 || Math.abs(x.r - y.r) < 0.01))
+                lost = Math.max(lost, x.w - y.w);
+            const vis = extent - lost;
+            cutInfo = {full: extent, visible: vis, ellipsis: p.ellipsis};
+            widths.push(vis + p.ellipsis);
+          } else {
+            widths.push(extent);
+          }
+          continue;
+        }
         if (left > 0.01) warn.push(`line ${li} starts at ${left}`);
         if (truncated && li === visible - 1) {
           // Chromium keeps the whole line's fragment and adds the part left of the
@@ -424,7 +557,7 @@ async function main() {
       }
       const height = box.height;
       const expect = visible * lh;
-      if (Math.abs(height - expect) > 0.05) warn.push(`height ${height} != ${visible} x ${lh}`);
+      if (!c.script && Math.abs(height - expect) > 0.05) warn.push(`height ${height} != ${visible} x ${lh}`);
       // Diagnostics: the text of each line (per code unit, by the top of its first rect).
       const texts = lines.map(() => ""), charRight = lines.map(() => 0);
       let cur = 0;
@@ -445,10 +578,11 @@ async function main() {
       }
       // Cross-check: a line's width is the right edge of its last non-space character.
       for (let li = 0; li < visible; li++)
-        if (!(truncated && li === visible - 1) && Math.abs(charRight[li] - widths[li]) > 0.02)
+        if (!c.script && !(truncated && li === visible - 1) && Math.abs(charRight[li] - widths[li]) > 0.02)
           warn.push(`line ${li}: fragment right ${widths[li]} != last character right ${charRight[li]}`);
       // Every line as laid out (hidden ones too, no ellipsis), for classifying differences.
-      const allWidths = lines.map(L => Math.max(0, ...L.rects.filter(x => x.w > 0).map(x => x.r)));
+      const allWidths = lines.map(L => { const k = L.rects.filter(x => x.w > 0);
+        return k.length ? Math.max(...k.map(x => x.r)) - (c.script ? Math.min(...k.map(x => x.l)) : 0) : 0; });
       out.results.push({id: c.id, linesTotal: total, lines: visible, truncated: truncated, allLineWidths: allWidths,
         width: widths.length ? Math.max(...widths) : 0, height: height, lineWidths: widths,
         lineHeight: lh, lineTexts: texts, cut: cutInfo, warnings: warn});
@@ -464,7 +598,7 @@ main();
 """
 
 
-def build_page(cases, files):
+def build_page(cases, files, chain=()):
     faces = {key: f"LoomCmp-{key}" for key in files}
     css = []
     for key, path in files.items():
@@ -474,8 +608,9 @@ def build_page(cases, files):
     data = {
         "FACES": sorted(faces.values()),
         "FACE_OF": faces,
-        "CASES": [{k: c[k] for k in ("id", "text", "font", "size", "width", "maxLines",
-                                      "lineHeight", "letterSpacing")} for c in cases],
+        "CHAIN": "".join(f', "{name}"' for name in chain),
+        "CASES": [{k: c.get(k) for k in ("id", "text", "font", "size", "width", "maxLines",
+                                          "lineHeight", "letterSpacing", "script", "weight")} for c in cases],
     }
     consts = "".join(f"const {k} = {json.dumps(v, ensure_ascii=True)};\n" for k, v in data.items())
     consts = consts.replace("</", "<\\/")
@@ -716,6 +851,7 @@ def severity(r):
 def features(c, b):
     f = {
         "font": c["font"],
+        "script": c.get("script") or "latin",
         "letterSpacing": "0" if not c["letterSpacing"] else ("<0" if c["letterSpacing"] < 0 else ">0"),
         "lineHeight": "normal" if c["lineHeight"] is None else "px",
         "maxLines": str(c["maxLines"]),
@@ -834,6 +970,36 @@ def report(rows, worst, args, meta, out=sys.stdout):
     return p_lines, p_w, p_h, trunc_bad, errs
 
 
+def script_gates(rows, args):
+    """Per-script figures of a --scripts run, and its gates (exit 1 when one fails)."""
+    def figures(rs):
+        n = len(rs)
+        ok = [r for r in rs if "error" not in r]
+        return (n, pct(sum(r["linesOK"] for r in ok), n), pct(sum(r["wOK"] and r["hOK"] for r in ok), n))
+    print("\nper script: cases, lines equal, width and height within 1 px")
+    failed = []
+    n, lines, size = figures(rows)
+    for script in SCRIPTS:
+        rs = [r for r in rows if r["case"]["script"] == script]
+        if not rs:
+            continue
+        k, l, z = figures(rs)
+        print(f"  {script:14s} {k:4d}  lines {l:6.1f} %  size {z:6.1f} %")
+        if args.min_script_lines is not None and l < args.min_script_lines:
+            failed.append(f"{script} lines {l:.1f} % < {args.min_script_lines}")
+    print(f"  {'all':14s} {n:4d}  lines {lines:6.1f} %  size {size:6.1f} %")
+    if args.min_lines is not None and lines < args.min_lines:
+        failed.append(f"lines {lines:.1f} % < {args.min_lines}")
+    if args.min_size is not None and size < args.min_size:
+        failed.append(f"size {size:.1f} % < {args.min_size}")
+    errs = sum("error" in r for r in rows)
+    if errs:
+        failed.append(f"{errs} loom errors")
+    for f in failed:
+        print(f"gate: {f}", file=sys.stderr)
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=1, help="case generator seed (default 1)")
@@ -856,6 +1022,15 @@ def main():
     ap.add_argument("--keep", metavar="DIR", help="keep the page and raw results in DIR")
     ap.add_argument("--json", metavar="FILE", help="write every case with both measurements to FILE")
     ap.add_argument("--only", metavar="IDS", help="comma-separated case ids to run (debugging)")
+    ap.add_argument("--scripts", type=int, metavar="N", default=0,
+                    help="instead of the Latin cases: N cases of text in every script and emoji class "
+                         "(CJK, Japanese, Korean, Arabic, Hebrew, Devanagari, Thai, emoji classes, mixed), "
+                         "with the fallback chain of GET /fonts as the CSS font-family list")
+    ap.add_argument("--min-lines", type=float, default=None, help="--scripts gate: line count agreement (%%)")
+    ap.add_argument("--min-size", type=float, default=None,
+                    help="--scripts gate: width and height both within 1 px (%%)")
+    ap.add_argument("--min-script-lines", type=float, default=None,
+                    help="--scripts gate: line count agreement of each script (%%)")
     args = ap.parse_args()
 
     try:
@@ -864,8 +1039,12 @@ def main():
         pass
 
     files = resolve_font_files()
-    strings, cases = make_cases(args.seed, args.per_string, args.strings)
-    charsets = font_charsets(files)
+    if args.scripts:
+        strings, cases = make_script_cases(args.seed, args.scripts)
+        args.cli = False  # the chain comes from the server's GET /fonts
+    else:
+        strings, cases = make_cases(args.seed, args.per_string, args.strings)
+    charsets = None if args.scripts else font_charsets(files)
     if charsets:
         for c in cases:
             miss = missing_chars(c["text"], charsets[c["font"]])
@@ -885,8 +1064,15 @@ def main():
     runner = None
     try:
         page = os.path.join(os.path.abspath(workdir), "cases.html")
+        chain = ()
+        if args.scripts:
+            runner = LoomRunner(args.loom, False, args.workers)
+            status, body = runner.server.call("GET", "/fonts")
+            chain = fallback_chain(json.loads(body)) if status == 200 else []
+            if not chain:
+                raise RuntimeError("GET /fonts lists no fallback chain")
         with open(page, "w", encoding="utf-8") as f:
-            f.write(build_page(cases, files))
+            f.write(build_page(cases, files, chain))
         t0 = time.time()
         browser = run_chromium(args.chromium, page, workdir, args.virtual_time_budget, args.timeout)
         t_browser = time.time() - t0
@@ -895,8 +1081,10 @@ def main():
         if len(browser["results"]) != len(cases):
             raise RuntimeError("browser returned a different number of results")
         t0 = time.time()
-        runner = LoomRunner(args.loom, args.cli, args.workers)
-        loom = {scale: runner.layout([loom_request(c, scale) for c in cases]) for scale in (1, RAW_SCALE)}
+        runner = runner or LoomRunner(args.loom, args.cli, args.workers)
+        # Script cases in smaller batches: a batch is one request, under the server's deadline.
+        chunk = 25 if args.scripts else 100
+        loom = {scale: runner.layout([loom_request(c, scale) for c in cases], chunk) for scale in (1, RAW_SCALE)}
         t_loom = time.time() - t0
         rows = compare(cases, browser["results"], [loom_entry(x) for x in loom[1]],
                        [loom_entry(x) for x in loom[RAW_SCALE]])
@@ -921,6 +1109,8 @@ def main():
             "dpr": browser["dpr"], "loom": os.path.abspath(args.loom), "strings": len({c["string"] for c in cases}),
             "warnings": warnings}
     p_lines, p_w, p_h, trunc_bad, errs = report(rows, worst, args, meta)
+    if args.scripts:
+        return script_gates(rows, args)
     print(f"(browser {t_browser:.1f} s, loom {t_loom:.1f} s)", file=sys.stderr)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

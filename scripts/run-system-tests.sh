@@ -7,7 +7,8 @@
 #   playground    the page at / in headless Chromium lays the example out and draws boxes
 #   cors          a page of another origin in headless Chromium calls Loom: request ids,
 #                 If-None-Match (304 on POST and GET), gzip uploads, the exposed headers
-#   textcompare   scripts/compare-text-with-chromium.py: Loom's text sizes against Chromium's
+#   textcompare   scripts/compare-text-with-chromium.py: Loom's text sizes against Chromium's (Latin,
+#                 then --scripts: every script and emoji class through the fallback chain)
 #   hostile       scripts/hostile.py on the release binary: requests written to hurt the service
 #                 (issue 17): answered in time, RSS bounded, slow clients cut, strict framing, drain
 #   soak          scripts/soak.py: mixed good/bad/stalled traffic, RSS and latency bounds (and the
@@ -287,8 +288,15 @@ step_textcompare() {
   local browser
   browser=$(find_chromium)
   [ -n "$browser" ] || { echo "textcompare: no chromium (scripts/install-deps.sh test installs it)" >&2; return 1; }
+  local rc=0
   timeout -k 5 300 python3 scripts/compare-text-with-chromium.py --loom "$LOOM_BIN" --chromium "$browser" \
-    --min-agreement 99 --min-cases 640 --max-browser-warnings 0 | tail -3
+    --min-agreement 99 --min-cases 640 --max-browser-warnings 0 | tail -3 || rc=1
+  # Every script and emoji class through the fallback chain (issue 20): lines >= 99 %, width and
+  # height within 1 px >= 97 %, each script's lines >= 95 % (about 10 s).
+  timeout -k 5 300 python3 scripts/compare-text-with-chromium.py --loom "$LOOM_BIN" --chromium "$browser" \
+    --scripts 600 --min-lines 99 --min-size 97 --min-script-lines 95 --min-cases 600 \
+    --max-browser-warnings 0 | tail -18 || rc=1
+  return $rc
 }
 
 # --- e. soak ------------------------------------------------------------------------------

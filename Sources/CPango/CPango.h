@@ -14,14 +14,25 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include <string.h>
+#include <math.h>
 
 static const int LOOM_PANGO_SCALE = PANGO_SCALE;
+
+/// Asks fontconfig for fonts without colour: fontconfig ranks colour before family, so a
+/// colour emoji font would otherwise come first in every fallback list (and draw digits and
+/// spaces). Emoji are measured by the engine itself (Emoji.swift).
+static void loom_no_color_substitute(FcPattern *pattern, gpointer data) {
+    (void)data;
+    FcPatternDel(pattern, FC_COLOR);
+    FcPatternAddBool(pattern, FC_COLOR, FcFalse);
+}
 
 /// A PangoFT2 font map that uses `config` (referenced, not adopted) instead of the
 /// process-wide fontconfig configuration.
 static inline PangoFontMap *loom_font_map_new(FcConfig *config) {
     PangoFontMap *map = pango_ft2_font_map_new();
     pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), config);
+    pango_ft2_font_map_set_default_substitute(PANGO_FT2_FONT_MAP(map), loom_no_color_substitute, NULL, NULL);
     return map;
 }
 
@@ -341,6 +352,38 @@ static inline unsigned loom_nominal_glyph(PangoFont *font, uint32_t c) {
     hb_codepoint_t g = 0;
     if (hb == NULL || !hb_font_get_nominal_glyph(hb, c, &g)) return 0;
     return g;
+}
+
+// ---- Emoji and fallback clusters measured with HarfBuzz directly ----------------------
+
+/// A face of the font file `path` (index `index`), or NULL. The caller keeps it.
+static inline hb_face_t *loom_hb_face_from_file(const char *path, unsigned index) {
+    hb_blob_t *blob = hb_blob_create_from_file_or_fail(path);
+    if (blob == NULL) return NULL;
+    hb_face_t *face = hb_face_create(blob, index);
+    hb_blob_destroy(blob);
+    return face;
+}
+
+/// The advance of `text` (UTF-8, `length` bytes) shaped on its own by HarfBuzz with `face` at
+/// `px` pixels per em: the glyph advances added, each rounded to a whole pixel when
+/// `round_each` (what Chromium does for a colour bitmap font).
+static inline double loom_hb_advance(hb_face_t *face, const char *text, int length, double px, int round_each) {
+    hb_font_t *font = hb_font_create(face);  /* scale = upem */
+    hb_buffer_t *buffer = hb_buffer_create();
+    hb_buffer_add_utf8(buffer, text, length, 0, length);
+    hb_buffer_guess_segment_properties(buffer);
+    hb_shape(font, buffer, NULL, 0);
+    unsigned count = 0;
+    hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(buffer, &count);
+    double scale = px / (double)hb_face_get_upem(face), sum = 0;
+    for (unsigned i = 0; i < count; i++) {
+        double a = pos[i].x_advance * scale;
+        sum += round_each ? floor(a + 0.5) : a;
+    }
+    hb_buffer_destroy(buffer);
+    hb_font_destroy(font);
+    return sum;
 }
 
 #endif

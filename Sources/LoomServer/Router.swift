@@ -260,14 +260,17 @@ public final class Router: @unchecked Sendable {
         }
     }
 
-    /// `GET /fonts`: `{"families": [{"family", "aliases", "faces": [{"style", "weight", "italic"}]}]}`,
-    /// keys sorted (no file paths: they are the server's business).
+    /// `GET /fonts`: `{"families": [{"family", "aliases", "faces": [{"style", "weight", "italic"}]}],
+    /// "fallback": [family]}` (the fallback chain in order), keys sorted (no file paths: they
+    /// are the server's business).
     static func fontsBody(_ families: [FontFamilyInfo]) -> [UInt8] {
         let list: [[String: Any]] = families.map { family in
             ["family": family.name, "aliases": family.aliases,
              "faces": family.faces.map { ["style": $0.style, "weight": $0.weight, "italic": $0.italic] as [String: Any] }]
         }
-        return Array((try? JSONSerialization.data(withJSONObject: ["families": list], options: [.sortedKeys])) ?? Data())
+        let chain = families.filter { $0.fallbackOrder != nil }.sorted { $0.fallbackOrder! < $1.fallbackOrder! }.map(\.name)
+        let body: [String: Any] = ["families": list, "fallback": chain]
+        return Array((try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data())
     }
 
     /// The playground loads nothing from elsewhere and posts only to this server.

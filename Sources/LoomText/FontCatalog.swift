@@ -1,5 +1,6 @@
 import CPango
 import LoomLayout
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,6 +24,7 @@ struct ResolvedFont: Hashable, Sendable {
     var width: Int32
     var pixelSize: Double
     var file: String
+    var index: Int32 = 0
 }
 
 /// The private fontconfig configuration and the table of families, aliases and faces.
@@ -35,6 +37,29 @@ final class FontCatalog: @unchecked Sendable {
     /// Lower-cased family name → the family name as reported.
     private let canonicalNames: [String: String]
     let families: [FontFamilyInfo]
+    /// The union of the fonts' character sets (FcCharSet*).
+    private let coverage: OpaquePointer
+    /// Lower-cased family → the union of its faces' character sets (FcCharSet*).
+    private let familyCharsets: [String: OpaquePointer]
+    /// HarfBuzz faces by file and index, made when first needed (Emoji.swift); never freed.
+    private let hbFaces = Mutex<[String: OpaquePointer]>([:])
+
+    /// Whether the family (canonical or lower-cased name) has a glyph for `v`.
+    func family(_ name: String, has v: UInt32) -> Bool {
+        guard let set = familyCharsets[name] ?? familyCharsets[name.lowercased()] else { return false }
+        return FcCharSetHasChar(set, v) != 0
+    }
+
+    /// The HarfBuzz face of a resolved font's file (shared by all threads: faces are immutable).
+    func hbFace(_ font: ResolvedFont) -> OpaquePointer? {
+        let key = font.file + "#\(font.index)"
+        return hbFaces.withLock { faces in
+            if let f = faces[key] { return f }
+            guard let f = loom_hb_face_from_file(font.file, UInt32(font.index)) else { return nil }
+            faces[key] = f
+            return f
+        }
+    }
 
     /// Request family (lower-cased) → family it stands for.
     static let aliases: [String: String] = [
@@ -63,6 +88,7 @@ final class FontCatalog: @unchecked Sendable {
         var prefixes: [String]
         var excludedPrefixes: [String] = []
         var suffixes: [String]
+        var excludedParts: [String] = []
     }
 
     private static let projectFonts: [FileSet] = [
@@ -81,10 +107,32 @@ final class FontCatalog: @unchecked Sendable {
         // fonts-dejavu-core: DejaVu Sans only
         FileSet(directories: ["/usr/share/fonts/truetype/dejavu"],
                 prefixes: ["DejaVuSans.", "DejaVuSans-"], suffixes: [".ttf"]),
-        // fonts-noto-core: Noto Sans only
+        // fonts-noto-core: Noto Sans, and the script faces of the fallback chain (Noto Sans
+        // <Script>; not the UI, Display, Mono, Math, Symbols or variant families)
         FileSet(directories: ["/usr/share/fonts/truetype/noto"],
-                prefixes: ["NotoSans-"], suffixes: [".ttf"]),
+                prefixes: ["NotoSans"],
+                excludedPrefixes: ["NotoSansDisplay", "NotoSansMono", "NotoSansMath", "NotoSansSymbols",
+                                   "NotoSansAdlamUnjoined", "NotoSansTamilSupplement", "NotoSansIndicSiyaqNumbers",
+                                   "NotoSansMayanNumerals", "NotoSansTifinagh"],
+                suffixes: [".ttf"], excludedParts: ["UI-"]),
+        FileSet(directories: ["/usr/share/fonts/truetype/noto"],
+                prefixes: ["NotoSansTifinagh-"], suffixes: [".ttf"]),
+        // fonts-noto-cjk: Noto Sans CJK (SC is the chain's; the collection holds JP, KR, TC, HK too)
+        FileSet(directories: ["/usr/share/fonts/opentype/noto"],
+                prefixes: ["NotoSansCJK-"], suffixes: [".ttc", ".otf"]),
+        // fonts-noto-color-emoji
+        FileSet(directories: ["/usr/share/fonts/truetype/noto"],
+                prefixes: ["NotoColorEmoji"], suffixes: [".ttf"]),
     ]
+
+    /// Families tried, in this order, after the requested one for characters it lacks (the
+    /// fallback contract): Noto Sans, every Noto Sans <Script> face (by name), Noto Sans CJK SC,
+    /// Noto Color Emoji. Only those present on this machine.
+    let fallbackChain: [String]
+    /// `fallbackChain` joined with commas: what follows the family in a Pango description.
+    let fallbackSuffix: String
+    static let cjkFamily = "Noto Sans CJK SC"
+    static let emojiFamily = "Noto Color Emoji"
 
     private static let fontSuffixes = [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".pfa", ".woff", ".woff2"]
 
@@ -114,6 +162,7 @@ final class FontCatalog: @unchecked Sendable {
                     set.prefixes.contains(where: { name.hasPrefix($0) })
                         && set.suffixes.contains(where: { name.hasSuffix($0) })
                         && !set.excludedPrefixes.contains(where: { name.hasPrefix($0) })
+                        && !set.excludedParts.contains(where: { name.contains($0) })
                 }
                 if !names.isEmpty {
                     files += names.sorted().map { dir + "/" + $0 }
@@ -155,6 +204,30 @@ final class FontCatalog: @unchecked Sendable {
         }
         self.faces = byFamily
         self.canonicalNames = names
+        // Every character some font of the catalog has.
+        let coverage = FcCharSetCreate()!
+        if let set = FcConfigGetFonts(config, FcSetApplication) {
+            for i in 0..<Int(set.pointee.nfont) {
+                var chars: OpaquePointer? = nil
+                if let pattern = set.pointee.fonts[i], FcPatternGetCharSet(pattern, FC_CHARSET, 0, &chars) == FcResultMatch,
+                   let chars {
+                    _ = FcCharSetMerge(coverage, chars, nil)
+                }
+            }
+        }
+        self.coverage = coverage
+        var familyChars: [String: OpaquePointer] = [:]
+        if let set = FcConfigGetFonts(config, FcSetApplication) {
+            for i in 0..<Int(set.pointee.nfont) {
+                var chars: OpaquePointer? = nil
+                guard let pattern = set.pointee.fonts[i], let face = FontCatalog.face(from: pattern),
+                      FcPatternGetCharSet(pattern, FC_CHARSET, 0, &chars) == FcResultMatch, let chars else { continue }
+                let key = face.family.lowercased()
+                if let existing = familyChars[key] { _ = FcCharSetMerge(existing, chars, nil) }
+                else { familyChars[key] = FcCharSetCopy(chars) }
+            }
+        }
+        self.familyCharsets = familyChars
 
         var infos: [FontFamilyInfo] = []
         for (key, list) in byFamily {
@@ -165,10 +238,60 @@ final class FontCatalog: @unchecked Sendable {
             }.sorted { ($0.italic ? 1 : 0, $0.weight, $0.file) < ($1.italic ? 1 : 0, $1.weight, $1.file) }
             infos.append(FontFamilyInfo(name: name, aliases: aliases, faces: faceInfos))
         }
+        var chain: [String] = []
+        if let n = names["noto sans"] { chain.append(n) }
+        chain += names.filter { key, _ in
+            key.hasPrefix("noto sans ") && !key.hasPrefix("noto sans cjk") && !key.hasPrefix("noto sans mono")
+        }.map(\.value).sorted()
+        if let n = names[FontCatalog.cjkFamily.lowercased()] { chain.append(n) }
+        if let n = names[FontCatalog.emojiFamily.lowercased()] { chain.append(n) }
+        self.fallbackChain = chain
+        self.fallbackSuffix = chain.map { "," + $0 }.joined()
+        for i in infos.indices { infos[i].fallbackOrder = chain.firstIndex(of: infos[i].name) }
         self.families = infos.sorted { $0.name < $1.name }
     }
 
-    deinit { FcConfigDestroy(config) }
+    deinit {
+        FcCharSetDestroy(coverage)
+        for set in familyCharsets.values { FcCharSetDestroy(set) }
+        hbFaces.withLock { faces in for f in faces.values { hb_face_destroy(f) } }
+        FcConfigDestroy(config)
+    }
+
+    /// The characters of `text` (its spans and, as it may be shown, its truncation text) that
+    /// no font of the catalog has, distinct and ascending. Controls and default-ignorable
+    /// characters (joiners, variation selectors, marks of direction) draw nothing and count
+    /// as present.
+    func missingCodePoints(_ text: TextAttributes) -> [UInt32] {
+        var missing: [UInt32] = []
+        func scan(_ s: String) {
+            for u in s.unicodeScalars {
+                let v = u.value
+                if v < 0xA0 || FontCatalog.drawsNothing(v) || FcCharSetHasChar(coverage, v) != 0 { continue }
+                missing.append(v)
+            }
+        }
+        for span in text.spans { scan(span.text) }
+        scan(text.truncationText)
+        if missing.count > 1 { missing = Array(Set(missing)).sorted() }
+        if missing.count > FontCatalog.maxReportedCodePoints { missing.removeLast(missing.count - FontCatalog.maxReportedCodePoints) }
+        return missing
+    }
+
+    /// At most this many missing code points are reported per text (the lowest).
+    static let maxReportedCodePoints = 64
+
+    /// Controls, separators and Default_Ignorable_Code_Point characters (no glyph is drawn).
+    static func drawsNothing(_ v: UInt32) -> Bool {
+        switch v {
+        case 0xAD, 0x34F, 0x61C, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F, 0x200B...0x200F,
+             0x2028...0x202E, 0x2060...0x206F, 0x3164, 0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0...0xFFF8,
+             0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF:
+            return true
+        default:
+            return false
+        }
+    }
 
     private static func face(from pattern: OpaquePointer) -> CatalogFace? {
         func string(_ object: String) -> String? {
@@ -263,7 +386,7 @@ final class FontCatalog: @unchecked Sendable {
         let weight = min(max(font.weight, 1), 1000)
         let face = FontCatalog.match(candidates, weight: weight, italic: font.italic)
         return ResolvedFont(family: canonicalNames[key] ?? face.family, weight: face.weight, slant: face.slant,
-                            width: face.width, pixelSize: size, file: face.file)
+                            width: face.width, pixelSize: size, file: face.file, index: face.index)
     }
 
     static func match(_ all: [CatalogFace], weight desired: Int, italic: Bool) -> CatalogFace {

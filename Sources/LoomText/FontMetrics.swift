@@ -32,7 +32,10 @@ struct FontMetrics: Hashable, Sendable {
     func halfLeadingSplit(lineHeight: Double?) -> (above: Double, below: Double) {
         let l = lineHeight ?? normalLineHeight
         let leading = l - (roundedAscent + roundedDescent)
-        let above = roundedAscent + leading / 2
+        // Under `normal` the leading is the rounded line gap, a whole number: Chromium puts the
+        // smaller half above (seen where a line mixes fonts: Liberation Serif 12 px with Noto
+        // Sans CJK is 18 px tall, not 17.5).
+        let above = roundedAscent + (lineHeight == nil ? (leading / 2).rounded(.down) : leading / 2)
         return (above, l - above)
     }
 

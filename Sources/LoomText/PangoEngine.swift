@@ -225,11 +225,17 @@ final class PangoEngine {
     /// Pango's FT2 backend reads for the box of a missing glyph), computing them under
     /// `metricsLock` when nobody has; marks the engine poisoned when not.
     @discardableResult
-    func verify(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?) -> Bool {
+    func verify(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?, ownFont: Bool = false) -> Bool {
         let key = MetricsKey(font: UnsafeMutableRawPointer(font), language: language)
         if key == lastVerified || verifiedFonts.contains(key) { lastVerified = key; return true }
+        // The entry for no language is checked only for the text's own fonts: a fallback font
+        // (the chain's) gets it computed inside Pango while another font's metrics are being
+        // computed (its sample text falls back), which Pango's guard answers with 0 every
+        // time, not by a race; it only sizes missing-glyph boxes.
+        let fallback = !ownFont
         let check = {
-            PangoEngine.approximateCharWidth(font, language) > 0 && PangoEngine.approximateCharWidth(font, nil) > 0
+            PangoEngine.approximateCharWidth(font, language) > 0
+                && (fallback || PangoEngine.approximateCharWidth(font, nil) > 0)
         }
         let complete = holdsMetricsLock ? check() : PangoEngine.metricsLock.withLock { _ in check() }
         guard complete else {
@@ -305,7 +311,8 @@ final class PangoEngine {
         if let f = resolvedFonts[resolved] { return f }
         fontsLoaded += 1
         let desc = pango_font_description_new()!
-        pango_font_description_set_family(desc, resolved.family)
+        // The family, then the fallback chain: Pango picks per character the first that has it.
+        pango_font_description_set_family(desc, resolved.family + catalog.fallbackSuffix)
         pango_font_description_set_weight(desc, PangoWeight(rawValue: UInt32(resolved.weight)))
         let style: PangoStyle = resolved.slant == Int32(FC_SLANT_ITALIC) ? PANGO_STYLE_ITALIC
             : resolved.slant == Int32(FC_SLANT_OBLIQUE) ? PANGO_STYLE_OBLIQUE : PANGO_STYLE_NORMAL
@@ -315,7 +322,7 @@ final class PangoEngine {
         let font = pango_font_map_load_font(fontMap, context, desc)
         var metrics = FontMetrics.zero
         if let font {
-            verify(font, language: language)
+            verify(font, language: language, ownFont: true)
             var upem: Int32 = 0, a: Int32 = 0, d: Int32 = 0, g: Int32 = 0
             if loom_font_metrics(font, &upem, &a, &d, &g) != 0 {
                 metrics = FontMetrics(unitsPerEm: upem, ascender: a, descender: d, lineGap: g,
@@ -369,6 +376,15 @@ final class PangoEngine {
     /// during the measurement), the answer is a placeholder (0 lines) and `stopped` is set:
     /// the caller must not keep it.
     func measure(_ text: TextAttributes, in container: Size, budget: LayoutBudget? = nil) -> TextMeasurement {
+        let viaLayout = fromLayout
+        var m = measureText(text, in: container, budget: budget)
+        // Only Pango's path can meet a character the text's font lacks (the word path takes
+        // none): there, report the characters no font has.
+        if fromLayout != viaLayout && !stopped { m.missingCodePoints = catalog.missingCodePoints(text) }
+        return m
+    }
+
+    private func measureText(_ text: TextAttributes, in container: Size, budget: LayoutBudget?) -> TextMeasurement {
         trimCaches()
         self.budget = budget
         budgetTicks = 0
@@ -420,8 +436,9 @@ final class PangoEngine {
         let mode = text.truncationMode
         var collector = LineCollector(limit: text.maximumNumberOfLines, height: container.height, spacing: lineSpacing,
                                       throughParagraph: mode == .head || mode == .middle)
-        let layoutParameters = LayoutParameters(text: text, prepared: prepared, base: base, spanFonts: spanFonts,
+        var layoutParameters = LayoutParameters(text: text, prepared: prepared, base: base, spanFonts: spanFonts,
                                                 spanSpacing: spanSpacing, lineHeight: lineHeight, width: container.width)
+        layoutParameters.emoji = EmojiLayout.make(prepared, spanFonts: spanFonts, catalog: catalog)
         guard let source = layOut(layoutParameters, into: &collector) else { return placeholder }
         let lines = collector.lines
 

@@ -24,6 +24,8 @@ struct LayoutParameters {
     let lineHeight: Double?
     /// The container width.
     let width: Double
+    /// Emoji clusters the engine measures itself (Emoji.swift); empty for most texts.
+    var emoji = EmojiLayout()
 }
 
 /// Collects a text's lines as they are laid out (hanging soft-wrapped white space on the
@@ -230,9 +232,9 @@ extension PangoEngine {
         }
         i = from
         while i < to {
-            let s = spacing(prepared, p.spanSpacing, i)
+            let s = spacing(p, i)
             var j = i + 1
-            while j < to && spacing(prepared, p.spanSpacing, j) == s { j += 1 }
+            while j < to && spacing(p, j) == s { j += 1 }
             if s != 0 {
                 insertFonts(before: i)
                 let attr = pango_attr_letter_spacing_new(Int32((s * Double(LOOM_PANGO_SCALE)).rounded()))!
@@ -248,6 +250,7 @@ extension PangoEngine {
             i = j
         }
         insertFonts(before: to)
+        if !p.emoji.isEmpty { insertEmoji(list, p, from: from, to: to, origin: origin) }
         if let split, split > from, split < to {
             // An attribute that changes nothing but starts a new item.
             let attr = pango_attr_rise_new(0)!
@@ -272,6 +275,12 @@ extension PangoEngine {
     @inline(__always)
     func spacing(_ prepared: PreparedText, _ spanSpacing: [Double], _ i: Int) -> Double {
         prepared.inserted[i] ? 0 : spanSpacing[Int(prepared.span[i])]
+    }
+
+    /// The same, and none for the scalars the browser leaves unspaced (Emoji.swift).
+    @inline(__always)
+    func spacing(_ p: LayoutParameters, _ i: Int) -> Double {
+        p.emoji.takesNoSpacing(i) ? 0 : spacing(p.prepared, p.spanSpacing, i)
     }
 
     @inline(__always)
@@ -333,6 +342,49 @@ extension PangoEngine {
         return magnitude
     }
 
+    /// Spaces between fallback characters in their span's family, and emoji clusters within
+    /// [from, to) as shape attributes: the first scalar of a cluster as wide as the cluster,
+    /// the others 0 (the widths Pango cannot compute: Emoji.swift).
+    private func insertEmoji(_ list: OpaquePointer, _ p: LayoutParameters, from: Int, to: Int, origin: Int32) {
+        let prepared = p.prepared
+        // Both lists are in text order: start at the first entry of the window (a long text is
+        // laid out in many windows).
+        let spaces = p.emoji.spaces, clusters = p.emoji.clusters
+        var lo = 0, hi = spaces.count
+        while lo < hi { let mid = (lo + hi) / 2; if spaces[mid].start < from { lo = mid + 1 } else { hi = mid } }
+        for space in spaces[lo...] {
+            if space.start >= to { break }
+            guard space.end <= to else { continue }
+            let attr = pango_attr_family_new(space.family)!
+            attr.pointee.start_index = UInt32(prepared.byteOffset[space.start] - origin)
+            attr.pointee.end_index = UInt32(prepared.byteOffset[space.end] - origin)
+            pango_attr_list_insert(list, attr)
+        }
+        lo = 0; hi = clusters.count
+        while lo < hi { let mid = (lo + hi) / 2; if clusters[mid].start < from { lo = mid + 1 } else { hi = mid } }
+        for c in clusters[lo...] {
+            if c.start >= to { break }
+            guard c.end <= to else { continue }
+            let a = c.metrics.roundedAscent, d = c.metrics.roundedDescent
+            let unit = Double(LOOM_PANGO_SCALE)
+            var ink = PangoRectangle(x: 0, y: Int32(-a * unit), width: Int32((c.width * unit).rounded()),
+                                     height: Int32((a + d) * unit))
+            var logical = ink
+            let first = pango_attr_shape_new(&ink, &logical)!
+            first.pointee.start_index = UInt32(prepared.byteOffset[c.start] - origin)
+            first.pointee.end_index = UInt32(prepared.byteOffset[c.start + 1] - origin)
+            pango_attr_list_insert(list, first)
+            if c.end > c.start + 1 {
+                var none = PangoRectangle(x: 0, y: ink.y, width: 0, height: ink.height)
+                var noneLogical = none
+                let rest = pango_attr_shape_new(&none, &noneLogical)!
+                rest.pointee.start_index = UInt32(prepared.byteOffset[c.start + 1] - origin)
+                rest.pointee.end_index = UInt32(prepared.byteOffset[c.end] - origin)
+                pango_attr_list_insert(list, rest)
+            }
+        }
+    }
+
     /// The runs of one line: each run's item and font per scalar (`recordItem`), its
     /// glyph advances per cluster, and what `restoreLetterSpacing` needs of it (in
     /// `runRecords`); the fonts of runs with content into `runFonts` (for `normal` line
@@ -371,14 +423,15 @@ extension PangoEngine {
             let lastZero = glyphs.pointee.glyphs[count - 1].geometry.width == 0
             let itemScalar = scalar(itemOffset)
             let spacingUnits = itemScalar < prepared.count
-                ? Int32((spacing(prepared, p.spanSpacing, itemScalar) * Double(LOOM_PANGO_SCALE)).rounded()) : 0
+                ? Int32((spacing(p, itemScalar) * Double(LOOM_PANGO_SCALE)).rounded()) : 0
             let record = RunRecord(leftTarget: firstZero ? firstNonZero : firstScalar, leftZero: firstZero,
                                    rightTarget: lastZero ? lastNonZero : lastScalar, rightZero: lastZero,
                                    spacing: spacingUnits)
             if runCount < runRecords.count { runRecords[runCount] = record } else { runRecords.append(record) }
             runCount += 1
             if let font = item.pointee.analysis.font { verify(font, language: item.pointee.analysis.language) }
-            if p.lineHeight == nil, runHasContent, let font = item.pointee.analysis.font {
+            if p.lineHeight == nil, runHasContent, p.emoji.cluster(at: itemScalar) < 0,
+               let font = item.pointee.analysis.font {
                 let key = UnsafeMutableRawPointer(font)
                 if !runFonts.contains(key) { runFonts.append(key) }
             }
@@ -465,6 +518,16 @@ extension PangoEngine {
                 }
             }
             j += 1
+        }
+        if p.lineHeight == nil && !p.emoji.isEmpty {
+            // Emoji clusters: the font the engine chose for each.
+            for j in start..<min(spanEnd, n) {
+                let c = p.emoji.cluster(at: j)
+                if c >= 0 && p.emoji.clusters[c].start == j {
+                    let (a, b) = p.emoji.clusters[c].metrics.halfLeadingSplit(lineHeight: nil)
+                    above = max(above, a); below = max(below, b)
+                }
+            }
         }
         if p.lineHeight == nil {
             let baseFont = p.base.font.map { UnsafeMutableRawPointer($0) }

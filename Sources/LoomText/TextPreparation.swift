@@ -179,6 +179,35 @@ enum TextPreparation {
             return chromiumBreaksBetweenASCII(prev, cur)
         }
         if (cur == 0xA0 && prev <= 0x7F) || (prev == 0xA0 && cur <= 0x7F) { return false }
+        if cur >= 0x2000 && prev >= 0x2000 { return cjkBreak(prev, cur) }
+        return nil
+    }
+
+    /// Kana, Han and Hangul syllables (where Chromium's CJK rules apply).
+    @inline(__always) static func isCJK(_ v: UInt32) -> Bool {
+        (v >= 0x3040 && v <= 0x30FF) || (v >= 0x3400 && v <= 0x9FFF) || (v >= 0xAC00 && v <= 0xD7AF)
+            || (v >= 0xF900 && v <= 0xFAFF) || (v >= 0x20000 && v <= 0x3FFFF)
+    }
+
+    /// Small kana and the prolonged sound mark ー (UAX #14 class CJ, which Pango treats as NS).
+    @inline(__always) static func isSmallKanaOrProlonged(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x3041, 0x3043, 0x3045, 0x3047, 0x3049, 0x3063, 0x3083, 0x3085, 0x3087, 0x308E, 0x3095, 0x3096,
+             0x30A1, 0x30A3, 0x30A5, 0x30A7, 0x30A9, 0x30C3, 0x30E3, 0x30E5, 0x30E7, 0x30EE, 0x30F5, 0x30F6,
+             0x30FC, 0x31F0...0x31FF, 0xFF67...0xFF70:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Chromium between two CJK-range characters where it differs from UAX #14: a break
+    /// before small kana and ー after a CJK character (CSS line-break: normal), before “ and
+    /// after ” next to CJK characters (Chinese quotes); nil elsewhere.
+    @inline(__always) static func cjkBreak(_ prev: UInt32, _ cur: UInt32) -> Bool? {
+        if isSmallKanaOrProlonged(cur) && isCJK(prev) { return true }
+        if cur == 0x201C && isCJK(prev) { return true }
+        if prev == 0x201D && isCJK(cur) { return true }
         return nil
     }
 

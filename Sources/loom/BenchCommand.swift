@@ -63,6 +63,7 @@ struct BenchCommand: ParsableCommand {
             }
             if scenarios {
                 Self.cacheScenarios(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
+                Self.scriptScenario(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
             }
         }
     }
@@ -144,6 +145,78 @@ struct BenchCommand: ParsableCommand {
         var median: [String: Double] = [:], p90: [String: Double] = [:]
         for (k, v) in samples { median[k] = percentile(v, 0.5); p90[k] = percentile(v, 0.9) }
         return TreeResult(name: name, hasText: hasText, nodes: nodes, runs: runs, median: median, p90: p90, cost: cost)
+    }
+
+    /// The 100-cell feed with text (feedtext.json) against the same feed with its texts in
+    /// mixed scripts (Chinese, Japanese, Korean, Arabic, Hebrew, Devanagari, Thai, emoji,
+    /// among Latin words), both with the text and word caches emptied before every run: the
+    /// cost of the fallback chain. Prints both rows, the ratio of their layout medians and the
+    /// process's resident memory once the fallback fonts (CJK among them) are loaded.
+    static func scriptScenario(treesDir: String, measurer: PangoTextMeasurer, runs: Int, json: Bool) {
+        guard let data = FileManager.default.contents(atPath: treesDir + "/feedtext.json"),
+              let mixed = mixedScripts(Array(data)) else {
+            print("script scenario skipped: feedtext.json is needed in \(treesDir)")
+            return
+        }
+        let empty = { measurer.clearCache(); measurer.clearWordCache() }
+        let latin = timeTree(name: "feedtext_latin_cold", body: Array(data), runs: runs, measurer: measurer, beforeRun: empty)
+        let scripts = timeTree(name: "feedtext_scripts_cold", body: mixed, runs: runs, measurer: measurer, beforeRun: empty)
+        print(json ? latin.jsonLine : latin.humanLine)
+        print(json ? scripts.jsonLine : scripts.humanLine)
+        let ratio = (scripts.median["layout"] ?? 0) / Swift.max(1e-9, latin.median["layout"] ?? 0)
+        let rss = residentMiB()
+        if json {
+            print("{\"scenario\": \"scripts vs latin, caches emptied\", \"layout_ratio\": \(String(format: "%.3f", ratio)), \"rss_mib\": \(String(format: "%.1f", rss))}")
+        } else {
+            print(String(format: "scripts / latin layout (caches emptied): %.2fx   RSS with the fallback fonts loaded: %.1f MiB", ratio, rss))
+        }
+    }
+
+    /// Resident memory of this process (VmRSS), in MiB.
+    static func residentMiB() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kib / 1024
+    }
+
+    /// `body` with every `text` rewritten deterministically into mixed scripts: each text gets
+    /// a script (by its order), about every other word is replaced by one of that script,
+    /// and every fourth word is followed by an emoji (sequences included).
+    static func mixedScripts(_ body: [UInt8]) -> [UInt8]? {
+        let pools: [[String]] = [
+            ["我们", "世界", "今天", "天气", "学习", "工作", "朋友", "时间", "布局", "文本"],
+            ["東京", "日本語", "ちょっと", "ラーメン", "コーヒー", "データ", "サーバー", "テスト"],
+            ["안녕하세요", "오늘", "날씨", "한국어", "공부", "서버", "데이터", "친구"],
+            ["مرحبا", "بالعالم", "هذا", "نص", "عربي", "للاختبار", "الخادم", "كتاب"],
+            ["שלום", "עולם", "טקסט", "בעברית", "לבדיקה", "השרת", "ספר", "תודה"],
+            ["नमस्ते", "दुनिया", "हिंदी", "पाठ", "परीक्षण", "सर्वर", "किताब", "धन्यवाद"],
+            ["สวัสดีครับ", "ภาษาไทย", "ทดสอบ", "หนังสือ", "โรงเรียน", "วันนี้", "กาแฟ"],
+        ]
+        let emoji = ["😀", "👋🏽", "❤️", "🇫🇷", "👨‍👩‍👧", "1️⃣", "🎉", "☕"]
+        guard let root = try? JSONSerialization.jsonObject(with: Data(body)) else { return nil }
+        var count = 0
+        func rewrite(_ text: String) -> String {
+            count += 1
+            let pool = pools[count % pools.count]
+            var words: [String] = []
+            for (j, word) in text.split(separator: " ").enumerated() {
+                words.append(word.count >= 3 && j % 2 == 0 ? pool[(count + j) % pool.count] : String(word))
+                if j % 4 == 3 { words.append(emoji[(count + j) % emoji.count]) }
+            }
+            return words.joined(separator: " ")
+        }
+        func walk(_ x: Any) -> Any {
+            if let d = x as? [String: Any] {
+                var out: [String: Any] = [:]
+                for (k, v) in d { out[k] = (k == "text" ? (v as? String).map(rewrite) : nil) ?? walk(v) }
+                return out
+            }
+            if let a = x as? [Any] { return a.map(walk) }
+            return x
+        }
+        guard let out = try? JSONSerialization.data(withJSONObject: walk(root)) else { return nil }
+        return Array(out)
     }
 
     /// A 100-cell feed through the service's caches: cold, unchanged, one cell changed; the

@@ -14,7 +14,8 @@ final class FontFileReader {
     private let face: OpaquePointer
     private let font: OpaquePointer
 
-    init(_ path: String) throws {
+    /// `index`: the face in a collection (.ttc), as HarfBuzz and fontconfig number them.
+    init(_ path: String, index: Int = 0) throws {
         self.path = path
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let bytes = [UInt8](data)
@@ -22,9 +23,11 @@ final class FontFileReader {
         func i16(_ o: Int) -> Int { Int(Int16(bitPattern: UInt16(u16(o)))) }
         func u32(_ o: Int) -> Int { u16(o) << 16 | u16(o + 2) }
         var tables: [String: Int] = [:]
-        let count = u16(4)
+        // A collection starts with 'ttcf' and the offsets of its faces' table directories.
+        let directory = bytes.starts(with: Array("ttcf".utf8)) ? u32(12 + 4 * index) : 0
+        let count = u16(directory + 4)
         for i in 0..<count {
-            let record = 12 + 16 * i
+            let record = directory + 12 + 16 * i
             let tag = String(bytes: bytes[record..<record + 4], encoding: .ascii) ?? ""
             tables[tag] = u32(record + 8)
         }
@@ -37,7 +40,7 @@ final class FontFileReader {
         hheaLineGap = i16(hhea + 8)
 
         blob = hb_blob_create_from_file(path)
-        face = hb_face_create(blob, 0)
+        face = hb_face_create(blob, UInt32(index))
         font = hb_font_create(face)
         hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
     }
@@ -46,6 +49,21 @@ final class FontFileReader {
         hb_font_destroy(font)
         hb_face_destroy(face)
         hb_blob_destroy(blob)
+    }
+
+    /// The advance of `text` shaped by HarfBuzz alone (joining forms, ligatures, kerning) at
+    /// `px` pixels.
+    func shapedAdvance(_ text: String, px: Double) -> Double {
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        hb_buffer_add_utf8(buffer, text, -1, 0, -1)
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        let positions = hb_buffer_get_glyph_positions(buffer, &count)!
+        var units = 0
+        for i in 0..<Int(count) { units += Int(positions[i].x_advance) }
+        return Double(units) * px / Double(unitsPerEm)
     }
 
     /// Sum of the nominal glyphs' horizontal advances at `px` pixels (no kerning).
@@ -84,4 +102,10 @@ enum ProjectFonts {
     static let interRegular = "/usr/share/fonts/opentype/inter/Inter-Regular.otf"
     static let dejaVuSans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     static let notoSans = "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"
+    static let notoSansArabic = "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf"
+    static let notoSansHebrew = "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf"
+    /// Faces 0–4: JP, KR, SC, TC, HK (fc-scan's order).
+    static let notoSansCJK = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+    static let notoSansCJKSCIndex = 2
+    static let notoColorEmoji = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 }

@@ -44,5 +44,10 @@ public struct Sublayout: Sendable {
 public struct TextLayoutInfo: Hashable, Sendable {
     public var lineCount: Int
     public var truncated: Bool
-    public init(lineCount: Int, truncated: Bool) { self.lineCount = lineCount; self.truncated = truncated }
+    /// Characters of the text that no font has (drawn as a missing-glyph box), ascending;
+    /// the service reports them as a `missing_glyphs` warning.
+    public var missingCodePoints: [UInt32]
+    public init(lineCount: Int, truncated: Bool, missingCodePoints: [UInt32] = []) {
+        self.lineCount = lineCount; self.truncated = truncated; self.missingCodePoints = missingCodePoints
+    }
 }

@@ -49,7 +49,8 @@ public final class TextNode: DisplayNode {
         // std::fmin with the offered size (IEEE fmin: a NaN operand loses).
         let fitted = Size(width: Swift.min(withInsets.width, m.width), height: Swift.min(withInsets.height, m.height))
         return Layout(size: used.clamp(fitted), ascender: measured.ascender, descender: measured.descender,
-                      text: TextLayoutInfo(lineCount: measured.lineCount, truncated: measured.truncated),
+                      text: TextLayoutInfo(lineCount: measured.lineCount, truncated: measured.truncated,
+                                            missingCodePoints: measured.missingCodePoints),
                       grid: context.grid)
     }
 }

@@ -26,9 +26,12 @@ public struct FontFamilyInfo: Hashable, Sendable, Codable {
     public var aliases: [String]
     /// The faces, sorted by italic then weight.
     public var faces: [FontFaceInfo]
+    /// The family's place (0 first) in the fallback chain tried after the requested family
+    /// for characters it lacks; nil when it is not in the chain.
+    public var fallbackOrder: Int?
 
-    public init(name: String, aliases: [String], faces: [FontFaceInfo]) {
-        self.name = name; self.aliases = aliases; self.faces = faces
+    public init(name: String, aliases: [String], faces: [FontFaceInfo], fallbackOrder: Int? = nil) {
+        self.name = name; self.aliases = aliases; self.faces = faces; self.fallbackOrder = fallbackOrder
     }
 
     /// The distinct weights available, ascending.

@@ -79,10 +79,14 @@ public struct TextMeasurement: Hashable, Sendable {
     public var ascender: Double
     /// Descender of the last character's font (negative for normal fonts).
     public var descender: Double
+    /// Characters of the text that no available font has (measured as the .notdef box),
+    /// distinct and ascending; empty for nearly every text.
+    public var missingCodePoints: [UInt32]
 
-    public init(size: Size, lineCount: Int, truncated: Bool, ascender: Double, descender: Double) {
+    public init(size: Size, lineCount: Int, truncated: Bool, ascender: Double, descender: Double,
+                missingCodePoints: [UInt32] = []) {
         self.size = size; self.lineCount = lineCount; self.truncated = truncated
-        self.ascender = ascender; self.descender = descender
+        self.ascender = ascender; self.descender = descender; self.missingCodePoints = missingCodePoints
     }
 }
 

@@ -41,8 +41,63 @@ public struct ResponseEncoder {
         // The root's children are placed in its space, whether it is a node or a spec.
         LayoutFlattening(grid: grid).walk(&writer, below: root, layout: layout, scope: .zero)
         writer.out.append("]}")
-        writer.frames.append("}}")
+        writer.frames.append("}")
+        if !writer.missingGlyphs.isEmpty {
+            let warnings = writer.missingGlyphs.map { LayoutWarning.missingGlyphs(at: $0.element, in: root, codePoints: $0.codePoints) }
+            LayoutWarning.write(warnings, into: &writer.frames)
+        }
+        writer.frames.append("}")
         return writer.out.makeArray(followedBy: writer.frames)
+    }
+}
+
+/// One item of a response's `warnings` array: something about the request that did not stop
+/// the layout but that the client should know (`code`, the element's wire `path`, a
+/// `message`, and for `missing_glyphs` the `codePoints` as "U+XXXX" strings). The array is
+/// left out when there is none, so answers without warnings are as before.
+struct LayoutWarning: Equatable {
+    var code: String
+    var path: String
+    var message: String
+    var codePoints: [UInt32] = []
+
+    /// A text whose characters no font has (each measured as its font's .notdef box).
+    static func missingGlyphs(at element: LayoutElement, in root: LayoutElement, codePoints: [UInt32]) -> LayoutWarning {
+        let names = codePoints.map(LayoutWarning.name)
+        let list = names.count > 8 ? names.prefix(8).joined(separator: ", ") + ", …" : names.joined(separator: ", ")
+        return LayoutWarning(code: "missing_glyphs", path: ElementPath.of(ObjectIdentifier(element), in: root) ?? "root",
+                             message: "no available font has \(list): measured as missing-glyph boxes",
+                             codePoints: codePoints)
+    }
+
+    /// "U+00E9", "U+1F600": at least four hex digits, upper case.
+    static func name(_ v: UInt32) -> String {
+        let hex = String(v, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// `,"warnings":[…]` after the members already written.
+    static func write(_ warnings: [LayoutWarning], into sink: inout ByteSink) {
+        sink.append(#","warnings":["#)
+        for (k, w) in warnings.enumerated() {
+            if k > 0 { sink.append(UInt8(ascii: ",")) }
+            sink.append(#"{"code":"#)
+            sink.string(w.code)
+            sink.append(#","path":"#)
+            sink.string(w.path)
+            sink.append(#","message":"#)
+            sink.string(w.message)
+            if !w.codePoints.isEmpty {
+                sink.append(#","codePoints":["#)
+                for (j, v) in w.codePoints.enumerated() {
+                    if j > 0 { sink.append(UInt8(ascii: ",")) }
+                    sink.string(name(v))
+                }
+                sink.append(UInt8(ascii: "]"))
+            }
+            sink.append(UInt8(ascii: "}"))
+        }
+        sink.append(UInt8(ascii: "]"))
     }
 }
 
@@ -52,6 +107,8 @@ private struct EntryWriter: FlatLayoutVisitor {
     let includeSpecs: Bool
     var out: ByteSink
     var frames: ByteSink
+    /// Text nodes with characters no font has, in walk order (empty for nearly every tree).
+    var missingGlyphs: [(element: LayoutElement, codePoints: [UInt32])] = []
     /// Held here rather than read from its lazy global per element.
     let kinds = ElementKinds.shared
 
@@ -128,6 +185,7 @@ private struct EntryWriter: FlatLayoutVisitor {
             out.int(text.lineCount)
             out.append(#","truncated":"#)
             out.bool(text.truncated)
+            if !text.missingCodePoints.isEmpty { missingGlyphs.append((element, text.missingCodePoints)) }
         }
         if let url = kind.url(of: element) {
             out.append(#","url":"#)

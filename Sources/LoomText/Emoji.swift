@@ -1,0 +1,253 @@
+import CPango
+import LoomLayout
+
+/// An emoji cluster of a prepared text that the engine measures itself: scalars
+/// [start, end), drawn with `family` (the emoji font or a text font of the chain), `width`
+/// px wide, and that font's metrics at the span's size (for `line-height: normal`).
+struct EmojiCluster {
+    var start: Int
+    var end: Int
+    var width: Double
+    var metrics: FontMetrics
+}
+
+/// The emoji of a text, as the browser picks their fonts, measured with HarfBuzz.
+///
+/// Pango cannot measure them: FreeType loads Noto Color Emoji (CBDT bitmaps) at its only
+/// strike (109 px), and Pango reports advances and metrics at that size whatever the
+/// requested one; and Pango sends every emoji-presentation run to an "emoji" family rather
+/// than following the family list. So the engine finds the clusters, picks each one's font
+/// as Chromium does, measures it with HarfBuzz from the font file, and hands Pango the width
+/// as a shape attribute (PangoLines.configureLayout).
+///
+/// Chromium's choice: an emoji sequence (with U+FE0F, a keycap U+20E3, a flag, a skin-tone
+/// modifier, a ZWJ sequence or tags) goes straight to the emoji font; a single character
+/// (emoji presentation by default, or with U+FE0E) takes the first font of the list that has
+/// it (the span's family, then the chain), U+FE0E skipping the emoji font. Colour-emoji
+/// advances are whole pixels (round(size × advance / upem)).
+struct EmojiLayout {
+    var clusters: [EmojiCluster] = []
+    /// Per scalar of the prepared text: the index of its cluster, or -1 (empty: no cluster).
+    var clusterAt: [Int32] = []
+
+    /// Spaces next to characters their span's family lacks, [start, end) with that family:
+    /// the browser draws them with the span's family, where Pango would keep the fallback
+    /// font of the characters around them (PangoLines.configureLayout gives them the family).
+    var spaces: [(start: Int, end: Int, family: String)] = []
+
+    /// Per scalar: whether it takes no letter spacing (the browser spaces grapheme clusters,
+    /// not their later scalars, and leaves cursive scripts unspaced); empty: none.
+    var unspaced: [Bool] = []
+
+    var isEmpty: Bool { clusters.isEmpty && spaces.isEmpty && unspaced.isEmpty }
+
+    @inline(__always) func takesNoSpacing(_ scalar: Int) -> Bool { !unspaced.isEmpty && unspaced[scalar] }
+
+    /// Arabic, Syriac, N'Ko and Mongolian (scripts whose letters join): Chromium puts no
+    /// letter spacing between their characters.
+    static func isCursive(_ v: UInt32) -> Bool {
+        (v >= 0x600 && v <= 0x7FF && v != 0x60C && v != 0x61B && v != 0x61F) || (v >= 0x860 && v <= 0x8FF)
+            || (v >= 0x1800 && v <= 0x18AF) || (v >= 0xFB50 && v <= 0xFDFF) || (v >= 0xFE70 && v <= 0xFEFF)
+    }
+
+    @inline(__always) func cluster(at scalar: Int) -> Int {
+        clusterAt.isEmpty ? -1 : Int(clusterAt[scalar])
+    }
+
+    private struct MeasuredKey: Hashable {
+        var bytes: [UInt8]
+        var font: ResolvedFont
+    }
+
+    static func isRegionalIndicator(_ v: UInt32) -> Bool { v >= 0x1F1E6 && v <= 0x1F1FF }
+    static func isModifier(_ v: UInt32) -> Bool { v >= 0x1F3FB && v <= 0x1F3FF }
+    static func isTag(_ v: UInt32) -> Bool { v >= 0xE0020 && v <= 0xE007F }
+
+    /// The clusters of `prepared` (spans in `spanFonts`), or an empty layout when it has none
+    /// (the common case: a text without any scalar from U+00A9 on that could start one is
+    /// skipped after one pass).
+    static func make(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) -> EmojiLayout {
+        let scalars = prepared.scalars
+        let n = scalars.count
+        var layout = EmojiLayout()
+        // Clusters measured so far in this text (a text repeats its emoji).
+        var measured: [MeasuredKey: (Double, FontMetrics)] = [:]
+        guard scalars.contains(where: { $0.value >= 0xA9 || $0.value == 0x20E3 }) else { return layout }
+        layout.findSpaces(prepared, spanFonts: spanFonts, catalog: catalog)
+        var i = 0
+        while i < n {
+            let c = scalars[i]
+            let v = c.value
+            let isKeycapBase = v == 0x23 || v == 0x2A || (v >= 0x30 && v <= 0x39)
+            let next = i + 1 < n ? scalars[i + 1].value : 0
+            let candidate = (v >= 0xA9 && c.properties.isEmoji) || (isKeycapBase && (next == 0xFE0F || next == 0x20E3))
+            guard candidate, !prepared.inserted[i] else { i += 1; continue }
+            // The cluster: the base, its selectors, keycap, modifiers, tags, and ZWJ-joined parts.
+            var j = i + 1
+            var sequence = false, text = false
+            if isRegionalIndicator(v) {
+                if j < n && isRegionalIndicator(scalars[j].value) { j += 1; sequence = true }
+            }
+            while j < n {
+                let w = scalars[j].value
+                if w == 0xFE0F || w == 0x20E3 || isModifier(w) || isTag(w) {
+                    sequence = true; j += 1
+                } else if w == 0xFE0E {
+                    text = true; j += 1
+                } else if w == 0x200D, j + 1 < n, scalars[j + 1].properties.isEmoji {
+                    sequence = true; j += 2
+                } else {
+                    break
+                }
+            }
+            if text { sequence = false }
+            // Left to Pango (which follows the family list for them): single characters of
+            // text presentation by default, without a selector.
+            if !sequence && !text && !c.properties.isEmojiPresentation { i = j; continue }
+            let font = spanFonts[Int(prepared.span[i])].resolved
+            let emojiFamily = FontCatalog.emojiFamily
+            var family = emojiFamily
+            if !sequence {
+                let candidates = [font.family] + catalog.fallbackChain
+                family = candidates.first { f in (!text || f != emojiFamily) && catalog.family(f, has: v) }
+                    ?? (text ? "DejaVu Sans" : emojiFamily)
+            }
+            let chosen = family == font.family ? font
+                : catalog.resolve(FontDescriptor(family: family, size: font.pixelSize, weight: font.weight,
+                                                 italic: font.slant != 0))
+            var width = 0.0
+            var metrics = FontMetrics.zero
+            var bytes: [UInt8] = []
+            for k in i..<j where !prepared.inserted[k] { bytes.append(contentsOf: Array(String(scalars[k]).utf8)) }
+            let key = MeasuredKey(bytes: bytes, font: chosen)
+            if let known = measured[key] {
+                (width, metrics) = known
+            } else if let face = catalog.hbFace(chosen) {
+                width = bytes.withUnsafeBufferPointer { b in
+                    b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
+                        loom_hb_advance(face, $0, Int32(b.count), chosen.pixelSize, family == emojiFamily ? 1 : 0)
+                    }
+                }
+                var upem: Int32 = 0, a: Int32 = 0, d: Int32 = 0, g: Int32 = 0
+                if loom_face_metrics(face, &upem, &a, &d, &g) != 0 {
+                    metrics = FontMetrics(unitsPerEm: upem, ascender: a, descender: d, lineGap: g, pixelSize: chosen.pixelSize)
+                }
+                measured[key] = (width, metrics)
+            }
+            if layout.clusterAt.isEmpty { layout.clusterAt = [Int32](repeating: -1, count: n) }
+            for k in i..<j { layout.clusterAt[k] = Int32(layout.clusters.count) }
+            layout.clusters.append(EmojiCluster(start: i, end: j, width: width, metrics: metrics))
+            i = j
+        }
+        layout.squeezePunctuation(prepared, spanFonts: spanFonts, catalog: catalog)
+        for k in 0..<n where isCursive(scalars[k].value) {
+            if layout.unspaced.isEmpty { layout.unspaced = [Bool](repeating: false, count: n) }
+            layout.unspaced[k] = true
+        }
+        for c in layout.clusters where c.end > c.start + 1 {
+            if layout.unspaced.isEmpty { layout.unspaced = [Bool](repeating: false, count: n) }
+            for k in (c.start + 1)..<c.end { layout.unspaced[k] = true }
+        }
+        return layout
+    }
+
+    /// Full-width punctuation classes for Chromium's squeeze of adjacent punctuation.
+    enum PunctuationKind { case open, close, dot, middle, other }
+
+    static func punctuationKind(_ v: UInt32) -> PunctuationKind {
+        switch v {
+        case 0xFF08, 0x300C, 0x300E, 0x201C, 0x3008, 0x300A, 0x3010, 0x3014, 0xFF3B, 0xFF5B: return .open
+        case 0xFF09, 0x300D, 0x300F, 0x201D, 0x3009, 0x300B, 0x3011, 0x3015, 0xFF3D, 0xFF5D: return .close
+        case 0xFF0C, 0x3002, 0x3001, 0xFF1A, 0xFF1B, 0xFF0E: return .dot
+        case 0x30FB: return .middle
+        default: return .other
+        }
+    }
+
+    /// Adjacent full-width punctuation, as Chromium kerns it (found against Chromium 156):
+    /// a full-width closing or dot punctuation followed by closing, dot or middle punctuation
+    /// or by a full-width opening one is set half-width; otherwise a full-width opening
+    /// punctuation preceded by opening, closing, dot or middle punctuation is. "Full-width": the first font of the list that has it is the CJK font
+    /// (earlier fonts of the chain draw some of them narrow, and those are not squeezed).
+    private mutating func squeezePunctuation(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) {
+        let scalars = prepared.scalars
+        let n = scalars.count
+        guard n > 1 else { return }
+        var previous = -1
+        var halved = -1
+        for k in 0..<n where !prepared.inserted[k] {
+            defer { previous = k }
+            guard previous >= 0 else { continue }
+            let a = EmojiLayout.punctuationKind(scalars[previous].value), b = EmojiLayout.punctuationKind(scalars[k].value)
+            guard a != .other && b != .other else { continue }
+            var target = -1
+            let openAfter = b == .open && isFullWidth(k, prepared, spanFonts, catalog)
+            if (a == .close || a == .dot) && previous != halved && (b != .open || openAfter)
+                && isFullWidth(previous, prepared, spanFonts, catalog) {
+                target = previous
+            } else if openAfter {
+                target = k
+            }
+            guard target >= 0, cluster(at: target) < 0 else { continue }
+            let font = spanFonts[Int(prepared.span[target])].resolved
+            let cjk = catalog.resolve(FontDescriptor(family: FontCatalog.cjkFamily, size: font.pixelSize,
+                                                     weight: font.weight, italic: font.slant != 0))
+            var metrics = FontMetrics.zero
+            var width = font.pixelSize / 2
+            if let face = catalog.hbFace(cjk) {
+                let bytes = Array(String(scalars[target]).utf8)
+                width = bytes.withUnsafeBufferPointer { b in
+                    b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
+                        loom_hb_advance(face, $0, Int32(b.count), cjk.pixelSize, 0)
+                    }
+                } / 2
+                var upem: Int32 = 0, asc: Int32 = 0, d: Int32 = 0, g: Int32 = 0
+                if loom_face_metrics(face, &upem, &asc, &d, &g) != 0 {
+                    metrics = FontMetrics(unitsPerEm: upem, ascender: asc, descender: d, lineGap: g, pixelSize: cjk.pixelSize)
+                }
+            }
+            if clusterAt.isEmpty { clusterAt = [Int32](repeating: -1, count: n) }
+            clusterAt[target] = Int32(clusters.count)
+            clusters.append(EmojiCluster(start: target, end: target + 1, width: width, metrics: metrics))
+            halved = target
+        }
+        // Clusters in text order (configureLayout inserts their attributes as it finds them).
+        clusters.sort { $0.start < $1.start }
+        for (index, c) in clusters.enumerated() { for k in c.start..<c.end { clusterAt[k] = Int32(index) } }
+    }
+
+    private func isFullWidth(_ k: Int, _ prepared: PreparedText, _ spanFonts: [EngineFont], _ catalog: FontCatalog) -> Bool {
+        let v = prepared.scalars[k].value
+        let family = spanFonts[Int(prepared.span[k])].resolved.family
+        if catalog.family(family, has: v) { return family == FontCatalog.cjkFamily }
+        for f in catalog.fallbackChain {
+            if catalog.family(f, has: v) { return f == FontCatalog.cjkFamily }
+        }
+        return false
+    }
+
+    private mutating func findSpaces(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) {
+        let scalars = prepared.scalars
+        let n = scalars.count
+        func lacks(_ k: Int) -> Bool {
+            let v = scalars[k].value
+            guard v >= 0x80, !prepared.inserted[k], !FontCatalog.drawsNothing(v) else { return false }
+            return !catalog.family(spanFonts[Int(prepared.span[k])].resolved.family, has: v)
+        }
+        var i = 0
+        while i < n {
+            guard scalars[i] == " ", !prepared.inserted[i] else { i += 1; continue }
+            var j = i + 1
+            while j < n && scalars[j] == " " { j += 1 }
+            var before = i - 1
+            while before >= 0 && prepared.inserted[before] { before -= 1 }
+            var after = j
+            while after < n && prepared.inserted[after] { after += 1 }
+            if (before >= 0 && lacks(before)) || (after < n && lacks(after)) {
+                let family = spanFonts[Int(prepared.span[i])].resolved.family
+                spaces.append((i, j, family))
+            }
+            i = j
+        }
+    }
+}
