@@ -24,6 +24,15 @@ public struct LayoutTree: Sendable, Hashable {
     public var url: String?
 }
 
+/// Something about a request that did not stop its layout but that the client should know
+/// (`missing_glyphs`: characters no font has, in `codePoints` as "U+XXXX").
+public struct LayoutWarning: Sendable, Hashable {
+    public var code: String
+    public var path: String
+    public var message: String
+    public var codePoints: [String]
+}
+
 /// A computed layout.
 public struct LayoutResult: Sendable {
     public var size: Size
@@ -34,6 +43,8 @@ public struct LayoutResult: Sendable {
     public var key: String?
     /// `X-Layout-Cache`: "hit" or "miss" ("hit" too when a `304` let the client reuse what it kept).
     public var cache: String?
+    /// Empty when nothing needs saying.
+    public var warnings: [LayoutWarning]
     /// The weak `ETag` of the answer (`W/"key"`), nil in batch items.
     public var etag: String?
 
@@ -129,6 +140,9 @@ extension LayoutResult {
         size = Size(width: r.size.width, height: r.size.height)
         frames = r.frames.additionalProperties.mapValues(Frame.init)
         layout = LayoutTree(r.layout)
+        warnings = (r.warnings ?? []).map {
+            LayoutWarning(code: $0.code, path: $0.path, message: $0.message, codePoints: $0.codePoints ?? [])
+        }
         self.key = key
         self.cache = cache
     }

@@ -162,5 +162,11 @@ final class LoomClientTests: XCTestCase {
         XCTAssertGreaterThan(w2, 2 * w1 - 1)
         XCTAssertLessThan(w2, 2 * w1 + 8)
         XCTAssertEqual(one.frame("t")?.height, two.frame("t")?.height)
+        XCTAssertEqual(one.warnings, [])
+        // U+10FFFD (a private-use character no font has) is measured and reported.
+        let missing = try await client.layout(LayoutRequest(TextNode("a\u{10FFFD}", font: font).id("m")))
+        XCTAssertEqual(missing.warnings.map(\.code), ["missing_glyphs"])
+        XCTAssertEqual(missing.warnings.first?.codePoints, ["U+10FFFD"])
+        XCTAssertEqual(missing.warnings.first?.path, "root")
     }
 }

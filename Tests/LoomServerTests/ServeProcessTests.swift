@@ -41,8 +41,9 @@ final class ServeProcessTests: XCTestCase {
         var newest: (path: String, date: Date)?
         let walker = FileManager.default.enumerator(atPath: sources.path)
         while let relative = walker?.nextObject() as? String {
-            // LoomFuzz is not part of loom.
-            guard relative.hasSuffix(".swift"), !relative.hasPrefix("LoomFuzz/") else { continue }
+            // LoomFuzz and the client library are not part of loom.
+            guard relative.hasSuffix(".swift"), !relative.hasPrefix("LoomFuzz/"), !relative.hasPrefix("LoomClient/")
+            else { continue }
             let date = try modified(sources.appendingPathComponent(relative).path)
             if newest == nil || date > newest!.date { newest = (relative, date) }
         }
