@@ -63,4 +63,62 @@ final class WarningsTests: XCTestCase {
         XCTAssertFalse(Svc.text(outcome.body).contains("warnings"))
         XCTAssertTrue(Svc.text(outcome.body).hasSuffix("}}"))
     }
+
+    // MARK: - Texture's release-build fallbacks (issue 21)
+
+    private func list(_ body: String, service: LayoutService = LayoutService(textMeasurer: nil)) -> (Int, [[String: Any]], [String: Any]) {
+        let answer = service.layout(body: Array(body.utf8))
+        let object = Svc.object(answer.body)
+        return (answer.status, object["warnings"] as? [[String: Any]] ?? [], object)
+    }
+
+    /// §4.4: a size of 1e7 or more becomes 0×0, and the answer says so at the element.
+    func testAnInvalidSizeIsLaidOutAs0x0AndReported() throws {
+        let (status, warnings, object) = list(#"{"root": {"type": "node", "id": "n", "style": {"width": 10, "height": 20000000}}}"#)
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual((object["size"] as? [String: Double]), ["width": 0, "height": 0])
+        XCTAssertEqual(warnings.map { $0["code"] as? String }, ["invalid_size"])
+        XCTAssertEqual(warnings.first?["path"] as? String, "root")
+        // One just under the limit is a valid size: no warning.
+        let (_, none, fine) = list(#"{"root": {"type": "node", "id": "n", "style": {"width": 10, "height": 9999999}}}"#)
+        XCTAssertEqual(none.count, 0)
+        XCTAssertEqual((fine["size"] as? [String: Double])?["height"], 9999999)
+    }
+
+    /// A computed stack over the limit (spacing 2e7 between two 5-point children) is 0×0;
+    /// its children keep their own sizes.
+    func testAComputedStackOverTheLimitIsReportedAtTheStack() throws {
+        let body = #"{"root": {"type": "inset", "insets": {"top": 1, "left": 1, "bottom": 1, "right": 1}, "child": {"type": "stack", "spacing": 20000000, "children": [{"type": "node", "intrinsicSize": {"width": 5, "height": 5}}, {"type": "node", "intrinsicSize": {"width": 5, "height": 5}}]}}}"#
+        let (status, warnings, _) = list(body)
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(warnings.map { $0["path"] as? String }, ["root.child"])
+        XCTAssertEqual(warnings.map { $0["code"] as? String }, ["invalid_size"])
+    }
+
+    /// A position that overflows to infinity on the pixel grid (spacing 1e308 at scale 2) is
+    /// written as 0 and reported at each element it moved.
+    func testANonFinitePositionIsWrittenAs0AndReported() throws {
+        let node = #"{"type": "node", "intrinsicSize": {"width": 5, "height": 5}}"#
+        let body = #"{"root": {"type": "stack", "spacing": 1e308, "children": [\#(node), \#(node), \#(node)]}}"#
+        let (status, warnings, object) = list(body)
+        XCTAssertEqual(status, 200)
+        let codes = warnings.map { "\($0["code"] as? String ?? "")@\($0["path"] as? String ?? "")" }
+        XCTAssertEqual(codes, ["invalid_size@root", "invalid_position@root.children[1]", "invalid_position@root.children[2]"])
+        let children = try XCTUnwrap((object["layout"] as? [String: Any])?["children"] as? [[String: Any]])
+        XCTAssertEqual(children.map { ($0["frame"] as? [String: Double])?["x"] }, [0, 0, 0])
+    }
+
+    /// Many warnings: the first 100 are listed with their paths, then one item counts the rest
+    /// (a request of 10,000 invalid nodes costs one walk for their paths, not one each).
+    func testWarningsAreCappedAndCounted() throws {
+        let node = #"{"type": "node", "style": {"height": 20000000}}"#
+        let children = Array(repeating: node, count: 150).joined(separator: ",")
+        let (status, warnings, _) = list(#"{"root": {"type": "wrapper", "children": [\#(children)]}}"#)
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(warnings.count, 101)
+        XCTAssertEqual(warnings[0]["path"] as? String, "root.children[0]")
+        XCTAssertEqual(warnings[99]["path"] as? String, "root.children[99]")
+        XCTAssertEqual(warnings[100]["code"] as? String, "more_warnings")
+        XCTAssertTrue((warnings[100]["message"] as? String ?? "").hasPrefix("50 more"), "\(warnings[100])")
+    }
 }

@@ -15,10 +15,16 @@ public final class Layout: @unchecked Sendable {
     public let text: TextLayoutInfo?
     /// Number of layouts in this subtree including this one (cheap reuse accounting).
     public let subtreeCount: Int
+    /// The size computed for the element was not a valid size (a side NaN, negative, or
+    /// 1e7 or more) and 0×0 stands in its place: Texture's release-build fallback, where a
+    /// debug build asserts. The service reports it as a warning.
+    public let replacedInvalidSize: Bool
 
     public init(size rawSize: Size, sublayouts: [Sublayout] = [], ascender: Double, descender: Double,
                 text: TextLayoutInfo? = nil, grid: PixelGrid) {
-        self.size = validSize(rawSize) ? grid.ceil(rawSize) : .zero
+        let valid = validSize(rawSize)
+        self.size = valid ? grid.ceil(rawSize) : .zero
+        self.replacedInvalidSize = !valid
         self.sublayouts = sublayouts
         self.ascender = ascender
         self.descender = descender

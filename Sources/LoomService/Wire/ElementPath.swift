@@ -10,6 +10,37 @@ enum ElementPath {
         return search(root, target, &components) ? components.joined() : nil
     }
 
+    /// The paths of several elements in one walk of the tree (elements not in it are left
+    /// out of the answer).
+    static func of(_ targets: Set<ObjectIdentifier>, in root: LayoutElement) -> [ObjectIdentifier: String] {
+        var found: [ObjectIdentifier: String] = [:]
+        var components = ["root"]
+        collect(root, targets, &components, &found)
+        return found
+    }
+
+    private static func collect(_ element: LayoutElement, _ targets: Set<ObjectIdentifier>, _ path: inout [String],
+                                _ found: inout [ObjectIdentifier: String]) {
+        if found.count == targets.count { return }
+        if targets.contains(ObjectIdentifier(element)) { found[ObjectIdentifier(element)] = path.joined() }
+        let members = ElementKinds.shared[of: element].children
+        if case .inside = members {
+            // A button's parts are named by the button's path.
+            var inside: [LayoutElement] = element.layoutChildren
+            while let e = inside.popLast() {
+                if targets.contains(ObjectIdentifier(e)) { found[ObjectIdentifier(e)] = path.joined() }
+                inside.append(contentsOf: e.layoutChildren)
+            }
+            return
+        }
+        let isYogaContainer = element.isDisplayNode && unsafeDowncast(element, to: DisplayNode.self).isYogaContainer
+        for (slot, child) in element.layoutChildren.enumerated() {
+            path.append(isYogaContainer ? ".yogaChildren[\(slot)]" : name(of: slot, members))
+            collect(child, targets, &path, &found)
+            path.removeLast()
+        }
+    }
+
     private static func search(_ element: LayoutElement, _ target: ObjectIdentifier, _ path: inout [String]) -> Bool {
         if ObjectIdentifier(element) == target { return true }
         let members = ElementKinds.shared[of: element].children

@@ -8,6 +8,9 @@ struct FlatPlacement {
     /// Its origin in the root's coordinates.
     let origin: Point
     let size: Size
+    /// The accumulated position had a non-finite component, written as 0 (Texture asserts
+    /// in debug builds).
+    let replacedPosition: Bool
 }
 
 /// What `LayoutFlattening` shows, element by element, to the JSON and SVG encoders.
@@ -60,10 +63,13 @@ struct LayoutFlattening {
     private func visit<Visitor: FlatLayoutVisitor>(_ visitor: inout Visitor, child: LayoutElement, layout: Layout, position: Point,
                                                    accumulated: Point, nodeOrigin: Point, scope: Visitor.Scope) {
         let raw = Point(x: accumulated.x + position.x, y: accumulated.y + position.y)
-        let inNode = Point(x: finite(grid.ceil(raw.x)), y: finite(grid.ceil(raw.y)))
+        let ceiled = Point(x: grid.ceil(raw.x), y: grid.ceil(raw.y))
+        let inNode = Point(x: finite(ceiled.x), y: finite(ceiled.y))
         let origin = Point(x: nodeOrigin.x + inNode.x, y: nodeOrigin.y + inNode.y)
         let isNode = child.isDisplayNode
-        let inner = visitor.enter(child, layout, isNode: isNode, FlatPlacement(inNode: inNode, origin: origin, size: layout.size), scope)
+        let place = FlatPlacement(inNode: inNode, origin: origin, size: layout.size,
+                                  replacedPosition: !(ceiled.x.isFinite && ceiled.y.isFinite))
+        let inner = visitor.enter(child, layout, isNode: isNode, place, scope)
         if isNode {
             // A node's children are placed in its own space.
             walk(&visitor, parent: child, layout: layout, accumulated: Point(x: 0, y: 0), nodeOrigin: origin, scope: inner)

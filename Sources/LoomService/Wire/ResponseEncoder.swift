@@ -42,9 +42,9 @@ public struct ResponseEncoder {
         LayoutFlattening(grid: grid).walk(&writer, below: root, layout: layout, scope: .zero)
         writer.out.append("]}")
         writer.frames.append("}")
-        if !writer.missingGlyphs.isEmpty {
-            let warnings = writer.missingGlyphs.map { LayoutWarning.missingGlyphs(at: $0.element, in: root, codePoints: $0.codePoints) }
-            LayoutWarning.write(warnings, into: &writer.frames)
+        if layout.replacedInvalidSize { writer.notes.insert((root, .invalidSize), at: 0) }
+        if !writer.notes.isEmpty {
+            LayoutWarning.write(LayoutWarning.list(writer.notes, in: root), into: &writer.frames)
         }
         writer.frames.append("}")
         return writer.out.makeArray(followedBy: writer.frames)
@@ -61,13 +61,48 @@ struct LayoutWarning: Equatable {
     var message: String
     var codePoints: [UInt32] = []
 
-    /// A text whose characters no font has (each measured as its font's .notdef box).
-    static func missingGlyphs(at element: LayoutElement, in root: LayoutElement, codePoints: [UInt32]) -> LayoutWarning {
-        let names = codePoints.map(LayoutWarning.name)
-        let list = names.count > 8 ? names.prefix(8).joined(separator: ", ") + ", …" : names.joined(separator: ", ")
-        return LayoutWarning(code: "missing_glyphs", path: ElementPath.of(ObjectIdentifier(element), in: root) ?? "root",
-                             message: "no available font has \(list): measured as missing-glyph boxes",
-                             codePoints: codePoints)
+    /// What the encoder's walk noticed about one element.
+    enum Note {
+        /// A text whose characters no font has (each measured as its font's .notdef box).
+        case missingGlyphs([UInt32])
+        /// A computed size that is not a valid size, laid out as 0×0.
+        case invalidSize
+        /// A position with a non-finite component, written as 0.
+        case invalidPosition
+    }
+
+    /// At most this many warnings are listed; one more item says how many were left out.
+    static let limit = 100
+
+    /// The warnings of the notes, in walk order, with the elements' wire paths (found in one
+    /// walk of the tree).
+    static func list(_ notes: [(element: LayoutElement, note: Note)], in root: LayoutElement) -> [LayoutWarning] {
+        let shown = notes.prefix(limit)
+        let paths = ElementPath.of(Set(shown.map { ObjectIdentifier($0.element) }), in: root)
+        var out = shown.map { item -> LayoutWarning in
+            let path = paths[ObjectIdentifier(item.element)] ?? "root"
+            switch item.note {
+            case .missingGlyphs(let codePoints):
+                let names = codePoints.map(LayoutWarning.name)
+                let list = names.count > 8 ? names.prefix(8).joined(separator: ", ") + ", …" : names.joined(separator: ", ")
+                return LayoutWarning(code: "missing_glyphs", path: path,
+                                     message: "no available font has \(list): measured as missing-glyph boxes",
+                                     codePoints: codePoints)
+            case .invalidSize:
+                return LayoutWarning(code: "invalid_size", path: path,
+                                     message: "the computed size is not a valid size (a side NaN, negative, or 1e7 or more): "
+                                         + "laid out as 0×0, as Texture does in release builds (a debug build asserts)")
+            case .invalidPosition:
+                return LayoutWarning(code: "invalid_position", path: path,
+                                     message: "the computed position is not finite: written as 0, as Texture does in "
+                                         + "release builds (a debug build asserts)")
+            }
+        }
+        if notes.count > limit {
+            out.append(LayoutWarning(code: "more_warnings", path: "root",
+                                     message: "\(notes.count - limit) more warnings are not listed"))
+        }
+        return out
     }
 
     /// "U+00E9", "U+1F600": at least four hex digits, upper case.
@@ -107,8 +142,8 @@ private struct EntryWriter: FlatLayoutVisitor {
     let includeSpecs: Bool
     var out: ByteSink
     var frames: ByteSink
-    /// Text nodes with characters no font has, in walk order (empty for nearly every tree).
-    var missingGlyphs: [(element: LayoutElement, codePoints: [UInt32])] = []
+    /// What to warn about, in walk order (empty for nearly every tree).
+    var notes: [(element: LayoutElement, note: LayoutWarning.Note)] = []
     /// Held here rather than read from its lazy global per element.
     let kinds = ElementKinds.shared
 
@@ -118,6 +153,8 @@ private struct EntryWriter: FlatLayoutVisitor {
     /// frames are relative to it.
     mutating func enter(_ element: LayoutElement, _ layout: Layout, isNode: Bool, _ place: FlatPlacement, _ scope: Point) -> Point {
         let size = place.size
+        if _slowPath(layout.replacedInvalidSize) { notes.append((element, .invalidSize)) }
+        if _slowPath(place.replacedPosition) { notes.append((element, .invalidPosition)) }
         if let id = element.id { addFrame(id, Frame(x: place.origin.x, y: place.origin.y, width: size.width, height: size.height)) }
         guard isNode || includeSpecs else { return scope }
         let frame = Frame(x: place.inNode.x - scope.x, y: place.inNode.y - scope.y, width: size.width, height: size.height)
@@ -185,7 +222,7 @@ private struct EntryWriter: FlatLayoutVisitor {
             out.int(text.lineCount)
             out.append(#","truncated":"#)
             out.bool(text.truncated)
-            if !text.missingCodePoints.isEmpty { missingGlyphs.append((element, text.missingCodePoints)) }
+            if !text.missingCodePoints.isEmpty { notes.append((element, .missingGlyphs(text.missingCodePoints))) }
         }
         if let url = kind.url(of: element) {
             out.append(#","url":"#)
