@@ -136,10 +136,10 @@ final class YogaLayoutPass {
                     startMemo(node)
                     node.measureMemo[key] = YogaMeasureRecord(measured: node.measuredDimensions, childLines: node.children.map { $0.lineIndex })
                 }
-            } else if performLayout && !node.children.isEmpty {
+            } else if performLayout && !node.children.isEmpty && node.hasOwner {
                 // A full layout this pass already computed with the same inputs gives the same
                 // result: its record is restored instead (Yoga recomputes, exponentially on
-                // deep nests that alternate layouts).
+                // deep nests that alternate layouts). The root is laid out once per pass.
                 let key = YogaLayoutKey(availableWidth, availableHeight, ownerWidth, ownerHeight, widthMode, heightMode, ownerDirection)
                 if node.layoutMemoGeneration == generation, let record = node.layoutMemo[key] {
                     restore(node, record)
