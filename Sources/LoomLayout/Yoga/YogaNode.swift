@@ -256,29 +256,30 @@ final class YogaNode {
         self.element = element
         self.hasOwner = hasOwner
         self.parentAlignItems = parentAlignItems
-        // Field by field: copying the whole style structs costs more than the reads.
-        let rare = element.rare
-        let hasYoga = rare?.yogaStyle != nil
+        // Read in place: a copy of the whole Yoga style (about 600 bytes) per field read
+        // costs more than the reads.
+        var y = YogaNode.Fields()
+        if let box = element.rare?.yogaStyle { y = YogaNode.fields(box) }
         hasMeasure = element.yogaChildren.isEmpty && element.isMeasuredYogaLeaf
-        switch hasYoga ? rare!.yogaStyle!.flexDirection : .vertical {
+        switch y.flexDirection {
         case .vertical: flexDirection = .column
         case .verticalReverse: flexDirection = .columnReverse
         case .horizontal: flexDirection = .row
         case .horizontalReverse: flexDirection = .rowReverse
         }
-        switch hasYoga ? rare!.yogaStyle!.direction : .inherit {
+        switch y.direction {
         case .inherit: direction = .inherit
         case .ltr: direction = .ltr
         case .rtl: direction = .rtl
         }
-        switch hasYoga ? rare!.yogaStyle!.justifyContent : .start {
+        switch y.justifyContent {
         case .start: justifyContent = .flexStart
         case .center: justifyContent = .center
         case .end: justifyContent = .flexEnd
         case .spaceBetween: justifyContent = .spaceBetween
         case .spaceAround: justifyContent = .spaceAround
         }
-        let yogaAlignItems = hasYoga ? rare!.yogaStyle!.alignItems : .stretch
+        let yogaAlignItems = y.alignItems
         switch yogaAlignItems {
         case .start: alignItems = .flexStart
         case .end: alignItems = .flexEnd
@@ -293,19 +294,19 @@ final class YogaNode {
         case .center: alignSelf = .center
         case .stretch: alignSelf = .stretch
         }
-        wrap = hasYoga ? rare!.yogaStyle!.flexWrap : .noWrap
-        isAbsolute = hasYoga && rare!.yogaStyle!.positionType == .absolute
-        margin = hasYoga ? YogaEdgeValues(rare!.yogaStyle!.margin) : YogaEdgeValues()
-        padding = hasYoga ? YogaEdgeValues(rare!.yogaStyle!.padding) : YogaEdgeValues()
-        border = hasYoga ? YogaEdgeValues(rare!.yogaStyle!.border) : YogaEdgeValues()
-        position = hasYoga ? YogaEdgeValues(rare!.yogaStyle!.position) : YogaEdgeValues()
+        wrap = y.flexWrap
+        isAbsolute = y.isAbsolute
+        margin = y.margin
+        padding = y.padding
+        border = y.border
+        position = y.position
         dimensions = (YogaValue(element.style.width), YogaValue(element.style.height))
         minDimensions = (YogaValue(element.style.minWidth), YogaValue(element.style.minHeight))
         maxDimensions = (YogaValue(element.style.maxWidth), YogaValue(element.style.maxHeight))
         flexBasis = YogaValue(element.style.flexBasis)
         flexGrow = Float(element.style.flexGrow)
         flexShrink = Float(element.style.flexShrink)
-        if hasYoga, let r = rare!.yogaStyle!.aspectRatio, Float(r) > Float.ulpOfOne { aspectRatio = Float(r) } else { aspectRatio = .nan }
+        if let r = y.aspectRatio, Float(r) > Float.ulpOfOne { aspectRatio = Float(r) } else { aspectRatio = .nan }
         let childAlign = yogaAlignItems
         let baselineBelow = underBaseline || alignItems == .baseline
         children = element.yogaChildren.map { YogaNode($0, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow) }
@@ -320,6 +321,35 @@ final class YogaNode {
         }
         isPure = pure
         if pure { slack = 2 * (margin.largestPoints + padding.largestPoints + border.largestPoints) + deepest }
+    }
+
+    /// The Yoga-only style fields as the node keeps them.
+    struct Fields {
+        var flexDirection = YogaFlexDirection.vertical
+        var direction = YogaDirection.inherit
+        var justifyContent = StackLayoutJustifyContent.start
+        var alignItems = StackLayoutAlignItems.stretch
+        var flexWrap = YogaWrap.noWrap
+        var isAbsolute = false
+        var margin = YogaEdgeValues(), padding = YogaEdgeValues(), border = YogaEdgeValues(), position = YogaEdgeValues()
+        var aspectRatio: Double?
+    }
+
+    /// The box's fields, read where they are.
+    private static func fields(_ box: LayoutElement.YogaStyleBox) -> Fields {
+        var f = Fields()
+        f.flexDirection = box.style.flexDirection
+        f.direction = box.style.direction
+        f.justifyContent = box.style.justifyContent
+        f.alignItems = box.style.alignItems
+        f.flexWrap = box.style.flexWrap
+        f.isAbsolute = box.style.positionType == .absolute
+        f.margin = YogaEdgeValues(box.style.margin)
+        f.padding = YogaEdgeValues(box.style.padding)
+        f.border = YogaEdgeValues(box.style.border)
+        f.position = YogaEdgeValues(box.style.position)
+        f.aspectRatio = box.style.aspectRatio
+        return f
     }
 
     // MARK: Style accessors (`YGNode`)
