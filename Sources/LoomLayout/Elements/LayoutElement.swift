@@ -48,7 +48,13 @@ open class LayoutElement {
         /// A node's Yoga children, Yoga tree and Yoga style (`DisplayNode`).
         var yogaChildren: [DisplayNode] = []
         var yogaTree: AnyObject?
-        var yogaStyle: YogaStyle?
+        /// Boxed: a field of it is then read in place, without copying the whole struct.
+        var yogaStyle: YogaStyleBox?
+    }
+    /// A node's Yoga style (`Rare.yogaStyle`).
+    final class YogaStyleBox {
+        let style: YogaStyle
+        init(_ style: YogaStyle) { self.style = style }
     }
     /// `rare`, made on first use.
     final func madeRare() -> Rare {

@@ -24,8 +24,8 @@ open class DisplayNode: LayoutElement {
     /// The Yoga style fields; nil = all defaults. Kept out of line (`rare`): few nodes have
     /// one, and it is large (about 600 bytes), which every node would otherwise carry.
     public var yogaStyle: YogaStyle? {
-        get { rare?.yogaStyle }
-        set { if newValue != nil || rare != nil { madeRare().yogaStyle = newValue } }
+        get { rare?.yogaStyle?.style }
+        set { if newValue != nil || rare != nil { madeRare().yogaStyle = newValue.map(YogaStyleBox.init) } }
     }
     /// Whether this node has Yoga children (is a Yoga container).
     public final var isYogaContainer: Bool {

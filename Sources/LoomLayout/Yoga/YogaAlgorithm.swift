@@ -10,13 +10,8 @@ enum YogaInterruption: Error {
     case stopped
 }
 
-/// What the algorithm needs from its host: Texture's measure and baseline functions and
-/// the budget (each node laid out is charged as one measurement).
-protocol YogaHost: AnyObject {
-    func measure(_ node: YogaNode, width: Float, widthMode: YogaMeasureMode, height: Float, heightMode: YogaMeasureMode) throws -> (Float, Float)
-    func baseline(_ node: YogaNode, width: Float, height: Float) -> Float
-    func charge(_ node: YogaNode) throws
-}
+/// What the algorithm needs from its host (`YogaTree`, called directly): Texture's measure
+/// and baseline functions and the budget (each node laid out is charged as one measurement).
 
 /// The values of one container's layout shared by its steps (Yoga's step 1 and 2).
 struct YogaContainerFrame {
@@ -61,7 +56,8 @@ struct YogaFlexLine {
     var totalFlexGrowFactors: Float = 0
     var totalFlexShrinkScaledFactors: Float = 0
     var endOfLineIndex = 0
-    var relativeChildren: [YogaNode] = []
+    /// The line's children are those of `start..<endOfLineIndex` that are not absolute.
+    var start = 0
     var remainingFreeSpace: Float = 0
     var mainDim: Float = 0
     var crossDim: Float = 0
@@ -70,9 +66,10 @@ struct YogaFlexLine {
 final class YogaLayoutPass {
     let scale: Float
     let generation: Int
-    unowned let host: YogaHost
+    /// The tree being laid out; it owns the pass for its whole duration.
+    unowned(unsafe) let host: YogaTree
 
-    init(scale: Float, generation: Int, host: YogaHost) {
+    init(scale: Float, generation: Int, host: YogaTree) {
         self.scale = scale
         self.generation = generation
         self.host = host
@@ -129,7 +126,7 @@ final class YogaLayoutPass {
         } else {
             if !performLayout && !node.children.isEmpty {
                 // Likewise for a measurement.
-                let key = YogaLayoutKey(availableWidth, availableHeight, ownerWidth, ownerHeight, widthMode, heightMode, ownerDirection)
+                let key = measureKey(node, availableWidth, availableHeight, ownerWidth, ownerHeight, widthMode, heightMode, ownerDirection)
                 if node.layoutMemoGeneration == generation, let record = node.measureMemo[key] {
                     node.measuredDimensions = record.measured
                     for (i, child) in node.children.enumerated() { child.lineIndex = record.childLines[i] }
@@ -139,10 +136,10 @@ final class YogaLayoutPass {
                     startMemo(node)
                     node.measureMemo[key] = YogaMeasureRecord(measured: node.measuredDimensions, childLines: node.children.map { $0.lineIndex })
                 }
-            } else if performLayout && !node.children.isEmpty {
+            } else if performLayout && !node.children.isEmpty && node.hasOwner {
                 // A full layout this pass already computed with the same inputs gives the same
                 // result: its record is restored instead (Yoga recomputes, exponentially on
-                // deep nests that alternate layouts).
+                // deep nests that alternate layouts). The root is laid out once per pass.
                 let key = YogaLayoutKey(availableWidth, availableHeight, ownerWidth, ownerHeight, widthMode, heightMode, ownerDirection)
                 if node.layoutMemoGeneration == generation, let record = node.layoutMemo[key] {
                     restore(node, record)
@@ -166,7 +163,11 @@ final class YogaLayoutPass {
                 if performLayout {
                     node.cachedLayout = entry
                 } else {
-                    node.cachedMeasurements[node.nextCachedMeasurement] = entry
+                    if node.nextCachedMeasurement == node.cachedMeasurements.count {
+                        node.cachedMeasurements.append(entry)
+                    } else {
+                        node.cachedMeasurements[node.nextCachedMeasurement] = entry
+                    }
                     node.nextCachedMeasurement += 1
                 }
             }
@@ -177,6 +178,21 @@ final class YogaLayoutPass {
         }
         node.generation = generation
         return needToVisit || cached == nil
+    }
+
+    /// A measurement's memo key. A pure subtree (`YogaNode.isPure`) never reads its owner's
+    /// size, and an at-most size above its slack only bounds content that ends up sized by
+    /// itself (no wrapping, no min/max, no flexing against it), so all such sizes give the
+    /// same result: they share one key. Yoga measures again for each (its cache compares
+    /// sizes), which makes nests of such containers quadratic or worse; the results are the
+    /// same, and the subtree's own caches cannot change them.
+    @inline(__always)
+    private func measureKey(_ node: YogaNode, _ aw: Float, _ ah: Float, _ ow: Float, _ oh: Float,
+                            _ wm: YogaMeasureMode, _ hm: YogaMeasureMode, _ d: YogaResolvedDirection) -> YogaLayoutKey {
+        guard node.isPure else { return YogaLayoutKey(aw, ah, ow, oh, wm, hm, d) }
+        let w = wm == .atMost && aw.isFinite && aw > node.slack ? Float.infinity : aw
+        let h = hm == .atMost && ah.isFinite && ah > node.slack ? Float.infinity : ah
+        return YogaLayoutKey(w, h, 0, 0, wm, hm, d)
     }
 
     /// The memos hold this pass's results only.

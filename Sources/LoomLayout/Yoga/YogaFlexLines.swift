@@ -118,7 +118,7 @@ extension YogaLayoutPass {
     func collectFlexLine(_ f: YogaContainerFrame, start: Int) -> YogaFlexLine {
         var line = YogaFlexLine()
         let children = f.node.children
-        line.relativeChildren.reserveCapacity(Swift.min(children.count - start, 64))
+        line.start = start
         var end = start
         while end < children.count {
             let child = children[end]
@@ -133,7 +133,6 @@ extension YogaLayoutPass {
                 line.totalFlexGrowFactors += child.resolvedFlexGrow
                 line.totalFlexShrinkScaledFactors += -child.resolvedFlexShrink * child.computedFlexBasis
             }
-            line.relativeChildren.append(child)
             end += 1
         }
         if line.totalFlexGrowFactors > 0 && line.totalFlexGrowFactors < 1 { line.totalFlexGrowFactors = 1 }
@@ -187,7 +186,10 @@ extension YogaLayoutPass {
     /// `YGDistributeFreeSpaceFirstPass`: children whose min/max stop them are taken out of the flexing.
     private func distributeFreeSpaceFirstPass(_ f: YogaContainerFrame, _ line: inout YogaFlexLine) {
         var delta: Float = 0
-        for child in line.relativeChildren {
+        let children = f.node.children
+        for i in line.start..<line.endOfLineIndex {
+            let child = children[i]
+            if child.isAbsolute { continue }
             let basis = boundWithinMinMax(child, f.mainAxis, child.computedFlexBasis, f.mainAxisOwnerSize)
             if line.remainingFreeSpace < 0 {
                 let factor = -child.resolvedFlexShrink * basis
@@ -221,7 +223,10 @@ extension YogaLayoutPass {
         let mainAxis = f.mainAxis, crossAxis = f.crossAxis
         let isMainAxisRow = f.isMainAxisRow
         var delta: Float = 0
-        for child in line.relativeChildren {
+        let children = f.node.children
+        for i in line.start..<line.endOfLineIndex {
+            let child = children[i]
+            if child.isAbsolute { continue }
             let basis = boundWithinMinMax(child, mainAxis, child.computedFlexBasis, f.mainAxisOwnerSize)
             var updatedMainSize = basis
             if !line.remainingFreeSpace.isNaN && line.remainingFreeSpace < 0 {

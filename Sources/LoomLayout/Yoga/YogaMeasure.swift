@@ -58,7 +58,7 @@ extension YogaTree {
         }
     }
 
-    func charge(_ node: YogaNode) throws {
+    @inline(__always) func charge(_ node: YogaNode) throws {
         if !context.charge(LayoutCost(measurements: 1), at: root.element) || context.isStopped { throw YogaInterruption.stopped }
     }
 }

@@ -110,12 +110,28 @@ struct YogaEdgeValues {
     var left = YogaValue.undefined, top = YogaValue.undefined, right = YogaValue.undefined, bottom = YogaValue.undefined
     var start = YogaValue.undefined, end = YogaValue.undefined
     var horizontal = YogaValue.undefined, vertical = YogaValue.undefined, all = YogaValue.undefined
+    /// No side set: every side is undefined.
+    var isEmpty = true
 
     init() {}
     init(_ e: YogaEdges) {
+        guard e.top != nil || e.left != nil || e.bottom != nil || e.right != nil || e.start != nil || e.end != nil
+            || e.horizontal != nil || e.vertical != nil || e.all != nil else { return }
         left = YogaValue(e.left); top = YogaValue(e.top); right = YogaValue(e.right); bottom = YogaValue(e.bottom)
         start = YogaValue(e.start); end = YogaValue(e.end)
         horizontal = YogaValue(e.horizontal); vertical = YogaValue(e.vertical); all = YogaValue(e.all)
+        isEmpty = false
+    }
+
+    var hasPercent: Bool {
+        left.isPercent || top.isPercent || right.isPercent || bottom.isPercent || start.isPercent || end.isPercent
+            || horizontal.isPercent || vertical.isPercent || all.isPercent
+    }
+    /// The largest side set in points, at least 0.
+    var largestPoints: Float {
+        func p(_ v: YogaValue) -> Float { if case .point(let x) = v { return Swift.max(x, 0) } else { return 0 } }
+        return Swift.max(Swift.max(Swift.max(p(left), p(top)), Swift.max(p(right), p(bottom))),
+                         Swift.max(Swift.max(p(start), p(end)), Swift.max(Swift.max(p(horizontal), p(vertical)), p(all))))
     }
 
     @inline(__always) func physical(_ edge: Int) -> YogaValue {
@@ -130,6 +146,7 @@ struct YogaEdgeValues {
     /// The value of one side of `axis` (§6): on a row, `start`/`end` first, then the
     /// physical side, `horizontal`, `all`; on a column the physical side, `vertical`, `all`.
     @inline(__always) func side(_ axis: YogaAxis, leading: Bool) -> YogaValue {
+        if isEmpty { return .undefined }
         let edge = leading ? axis.leading : axis.trailing
         if axis.isRow {
             let logical = leading ? start : end
@@ -209,7 +226,8 @@ final class YogaNode {
     var generation = 0
     var lastOwnerDirection: Int8 = -1
     var cachedLayout = YogaCacheEntry()
-    var cachedMeasurements = [YogaCacheEntry](repeating: YogaCacheEntry(), count: YogaNode.maxCachedMeasurements)
+    /// Grows to `maxCachedMeasurements` entries as measurements come (most nodes need none).
+    var cachedMeasurements: [YogaCacheEntry] = []
     var nextCachedMeasurement = 0
     var hadOverflow = false
     /// Full layouts computed in the current pass by their inputs (`YogaLayoutPass.replay`).
@@ -223,14 +241,25 @@ final class YogaNode {
     /// The last layout the measure function got for this leaf (its baseline metrics).
     var lastMeasuredLayout: Layout?
 
+    /// A subtree whose measurements are pure functions of their inputs and, on an at-most
+    /// axis, of nothing but the mode once the size exceeds `slack` (`YogaLayoutPass.measureKey`):
+    /// no measured leaves, percentages, min/max, flex basis, aspect ratio, wrapping,
+    /// absolute children or baselines anywhere in it.
+    private(set) var isPure = false
+    /// Above this at-most size no node of the subtree sees a size of 0 or less: the sum of
+    /// the largest margin, padding and border sides down the deepest path, twice.
+    private(set) var slack: Float = 0
+
     static let maxCachedMeasurements = 16
 
-    init(_ element: DisplayNode, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?) {
+    init(_ element: DisplayNode, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?, underBaseline: Bool = false) {
         self.element = element
         self.hasOwner = hasOwner
         self.parentAlignItems = parentAlignItems
-        let y = element.yogaStyle ?? YogaStyle()
-        let s = element.style
+        // Read in place: a copy of the whole Yoga style (about 600 bytes) per field read
+        // costs more than the reads.
+        var y = YogaNode.Fields()
+        if let box = element.rare?.yogaStyle { y = YogaNode.fields(box) }
         hasMeasure = element.yogaChildren.isEmpty && element.isMeasuredYogaLeaf
         switch y.flexDirection {
         case .vertical: flexDirection = .column
@@ -250,14 +279,15 @@ final class YogaNode {
         case .spaceBetween: justifyContent = .spaceBetween
         case .spaceAround: justifyContent = .spaceAround
         }
-        switch y.alignItems {
+        let yogaAlignItems = y.alignItems
+        switch yogaAlignItems {
         case .start: alignItems = .flexStart
         case .end: alignItems = .flexEnd
         case .center: alignItems = .center
         case .stretch: alignItems = .stretch
         case .baselineFirst, .baselineLast: alignItems = .baseline
         }
-        switch s.alignSelf {
+        switch element.style.alignSelf {
         case .auto: alignSelf = .auto
         case .start: alignSelf = .flexStart
         case .end: alignSelf = .flexEnd
@@ -265,20 +295,61 @@ final class YogaNode {
         case .stretch: alignSelf = .stretch
         }
         wrap = y.flexWrap
-        isAbsolute = y.positionType == .absolute
-        margin = YogaEdgeValues(y.margin)
-        padding = YogaEdgeValues(y.padding)
-        border = YogaEdgeValues(y.border)
-        position = YogaEdgeValues(y.position)
-        dimensions = (YogaValue(s.width), YogaValue(s.height))
-        minDimensions = (YogaValue(s.minWidth), YogaValue(s.minHeight))
-        maxDimensions = (YogaValue(s.maxWidth), YogaValue(s.maxHeight))
-        flexBasis = YogaValue(s.flexBasis)
-        flexGrow = Float(s.flexGrow)
-        flexShrink = Float(s.flexShrink)
+        isAbsolute = y.isAbsolute
+        margin = y.margin
+        padding = y.padding
+        border = y.border
+        position = y.position
+        dimensions = (YogaValue(element.style.width), YogaValue(element.style.height))
+        minDimensions = (YogaValue(element.style.minWidth), YogaValue(element.style.minHeight))
+        maxDimensions = (YogaValue(element.style.maxWidth), YogaValue(element.style.maxHeight))
+        flexBasis = YogaValue(element.style.flexBasis)
+        flexGrow = Float(element.style.flexGrow)
+        flexShrink = Float(element.style.flexShrink)
         if let r = y.aspectRatio, Float(r) > Float.ulpOfOne { aspectRatio = Float(r) } else { aspectRatio = .nan }
-        let childAlign = y.alignItems
-        children = element.yogaChildren.map { YogaNode($0, hasOwner: true, parentAlignItems: childAlign) }
+        let childAlign = yogaAlignItems
+        let baselineBelow = underBaseline || alignItems == .baseline
+        children = element.yogaChildren.map { YogaNode($0, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow) }
+        var pure = !hasMeasure && !baselineBelow && !isAbsolute && wrap == .noWrap && aspectRatio.isNaN && flexBasis.isUndefined
+            && !dimensions.0.isPercent && !dimensions.1.isPercent
+            && minDimensions.0.isUndefined && minDimensions.1.isUndefined && maxDimensions.0.isUndefined && maxDimensions.1.isUndefined
+            && !margin.hasPercent && !padding.hasPercent && !position.hasPercent
+        var deepest: Float = 0
+        for child in children where pure {
+            pure = child.isPure
+            deepest = Swift.max(deepest, child.slack)
+        }
+        isPure = pure
+        if pure { slack = 2 * (margin.largestPoints + padding.largestPoints + border.largestPoints) + deepest }
+    }
+
+    /// The Yoga-only style fields as the node keeps them.
+    struct Fields {
+        var flexDirection = YogaFlexDirection.vertical
+        var direction = YogaDirection.inherit
+        var justifyContent = StackLayoutJustifyContent.start
+        var alignItems = StackLayoutAlignItems.stretch
+        var flexWrap = YogaWrap.noWrap
+        var isAbsolute = false
+        var margin = YogaEdgeValues(), padding = YogaEdgeValues(), border = YogaEdgeValues(), position = YogaEdgeValues()
+        var aspectRatio: Double?
+    }
+
+    /// The box's fields, read where they are.
+    private static func fields(_ box: LayoutElement.YogaStyleBox) -> Fields {
+        var f = Fields()
+        f.flexDirection = box.style.flexDirection
+        f.direction = box.style.direction
+        f.justifyContent = box.style.justifyContent
+        f.alignItems = box.style.alignItems
+        f.flexWrap = box.style.flexWrap
+        f.isAbsolute = box.style.positionType == .absolute
+        f.margin = YogaEdgeValues(box.style.margin)
+        f.padding = YogaEdgeValues(box.style.padding)
+        f.border = YogaEdgeValues(box.style.border)
+        f.position = YogaEdgeValues(box.style.position)
+        f.aspectRatio = box.style.aspectRatio
+        return f
     }
 
     // MARK: Style accessors (`YGNode`)

@@ -13,7 +13,7 @@ public struct YogaFailure: Sendable, Equatable {
 }
 
 /// One Yoga root's tree and its pass count (Yoga's generation).
-final class YogaTree: YogaHost {
+final class YogaTree {
     let root: YogaNode
     private var generation = 0
     /// The context of the pass under way (set for each pass; elements never outlive it).

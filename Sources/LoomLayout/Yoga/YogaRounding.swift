@@ -12,7 +12,7 @@ enum YogaRounding {
     /// otherwise forced ceil, forced floor, or half up. The result is a float.
     static func roundValue(_ value: Double, _ scale: Double, ceil forceCeil: Bool, floor forceFloor: Bool) -> Float {
         var scaled = value * scale
-        var fraction = fmod(scaled, 1.0)
+        var fraction = scaled - scaled.rounded(.towardZero)
         if fraction < 0 { fraction += 1 }
         if doubleEqual(fraction, 0) {
             scaled -= fraction
@@ -49,8 +49,9 @@ enum YogaRounding {
         let text = node.hasMeasure
         node.layoutPosition[YogaEdge.left] = roundValue(left, scale, ceil: false, floor: text)
         node.layoutPosition[YogaEdge.top] = roundValue(top, scale, ceil: false, floor: text)
-        let wFraction = fmod(width * scale, 1.0)
-        let hFraction = fmod(height * scale, 1.0)
+        let ws = width * scale, hs = height * scale
+        let wFraction = ws - ws.rounded(.towardZero)
+        let hFraction = hs - hs.rounded(.towardZero)
         let fractionalWidth = !doubleEqual(wFraction, 0) && !doubleEqual(wFraction, 1)
         let fractionalHeight = !doubleEqual(hFraction, 0) && !doubleEqual(hFraction, 1)
         node.layoutDimensions.0 = roundValue(absRight, scale, ceil: text && fractionalWidth, floor: text && !fractionalWidth)
