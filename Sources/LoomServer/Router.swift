@@ -33,7 +33,7 @@ public final class Router: @unchecked Sendable {
     /// The paths served, each with its one method; the metrics' `route` label is the path,
     /// or "other" for any other path.
     enum Route: Int, CaseIterable {
-        case layout, batch, healthz, readyz, metrics, fonts, openapi, playground, other
+        case layout, batch, healthz, readyz, metrics, fonts, openapi, playground, asset, other
 
         init(path: String) {
             switch path {
@@ -45,7 +45,8 @@ public final class Router: @unchecked Sendable {
             case "/fonts": self = .fonts
             case "/openapi.yaml": self = .openapi
             case "/": self = .playground
-            default: self = .other
+            // The playground's files (EmbeddedFiles.assets): /loom.js, /playground.js, …
+            default: self = EmbeddedFiles.assets[path] != nil ? .asset : .other
             }
         }
 
@@ -59,6 +60,7 @@ public final class Router: @unchecked Sendable {
             case .fonts: return "/fonts"
             case .openapi: return "/openapi.yaml"
             case .playground: return "/"
+            case .asset: return "asset"
             case .other: return "other"
             }
         }
@@ -139,6 +141,8 @@ public final class Router: @unchecked Sendable {
         switch route {
         case .healthz, .readyz, .metrics, .fonts, .openapi, .playground:
             finish(answer(route))
+        case .asset:
+            finish(EmbeddedFiles.response(for: request.path))
         case .layout, .batch:
             guard Router.isJSON(request.header("content-type")) else { return finish(Router.error(.unsupportedMediaType)) }
             let format: OutputFormat
@@ -210,7 +214,7 @@ public final class Router: @unchecked Sendable {
                                 body: EmbeddedFiles.playgroundHTML)
         case .healthz:
             return Router.json(200, #"{"status":"ok"}"#)
-        case .layout, .batch, .other:
+        case .layout, .batch, .asset, .other:
             // Not answered here (`handle` lays them out or answers 404).
             return Router.error(.notFound)
         }
@@ -239,8 +243,9 @@ public final class Router: @unchecked Sendable {
         return Array((try? JSONSerialization.data(withJSONObject: ["families": list], options: [.sortedKeys])) ?? Data())
     }
 
-    /// The playground loads nothing from elsewhere and posts only to this server.
-    static let playgroundPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    /// The playground loads nothing from elsewhere and posts only to this server: its
+    /// script and style are files of this server (no inline code).
+    static let playgroundPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; "
         + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     static func layoutResponse(_ outcome: LayoutOutcome) -> HTTPResponse {
