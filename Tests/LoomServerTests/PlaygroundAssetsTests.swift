@@ -61,6 +61,16 @@ final class PlaygroundAssetsTests: ServiceOverHTTPTestCase {
         XCTAssertEqual(style.header("Content-Type"), "text/css; charset=utf-8")
     }
 
+    /// The contract lists each of the playground's files.
+    func testTheContractListsThePlaygroundsFiles() throws {
+        let loom = try startLoom()
+        let spec = try request(loom, "GET", "/openapi.yaml").text
+        for path in ["/", "/loom.js", "/playground.js", "/playground.css", "/examples.json"] {
+            XCTAssertTrue(spec.contains("\n  \(path):\n    get:\n"), path)
+            XCTAssertEqual(try request(loom, "GET", path).status, 200, path)
+        }
+    }
+
     /// The files answer GET only; other paths stay 404.
     func testAssetsAnswerGetOnly() throws {
         let loom = try startLoom()

@@ -248,12 +248,16 @@ function draw() {
   document.body.dataset.frames = String(Object.keys(result.frames).length);
 }
 
-/** The id inside its box, at the first corner where it overlaps no label placed before;
- *  left out when there is none (the tooltip and the table still name the box). */
+/** The id inside its box (shortened to the box's width), at the first corner where it
+ *  overlaps no label placed before; left out when there is none (the tooltip and the table
+ *  still name the box). */
 function placeLabel(labels, id, x, y, w, h, depth) {
-  const text = id.length > 24 ? id.slice(0, 23) + "…" : id;
+  // 11 px monospace: 6.6 px a character (6.8 with rounding), 2 px padding each side.
+  const fits = Math.floor((w - 6) / 6.8);
+  const keep = Math.min(24, fits);
+  const text = id.length <= keep ? id : keep >= 3 ? id.slice(0, keep - 1) + "…" : "";
   const lw = text.length * 6.8 + 4, lh = 13;
-  if (lw > w - 2 || lh > h - 2) return;
+  if (!text || lw > w - 2 || lh > h - 2) return;
   const spots = [[x + 1, y + 1], [x + 1, y + h - lh - 1], [x + w - lw - 1, y + 1], [x + w - lw - 1, y + h - lh - 1]];
   const spot = spots.find(([sx, sy]) => !labels.some((l) => sx < l.x + l.w && l.x < sx + lw && sy < l.y + l.h && l.y < sy + lh));
   if (!spot) return;
