@@ -43,7 +43,8 @@ enum EmbeddedFiles {
     /// The answer for an asset path (404 if there is none).
     static func response(for path: String) -> HTTPResponse {
         guard let asset = assets[path] else { return Router.error(.notFound) }
-        return HTTPResponse(status: 200, headers: [("Content-Type", asset.contentType), ("Cache-Control", "no-cache"),
-                                                   ("X-Content-Type-Options", "nosniff")], body: asset.body)
+        // (The HTTP server adds `nosniff`.)
+        return HTTPResponse(status: 200, headers: [("Content-Type", asset.contentType), ("Cache-Control", "no-cache")],
+                            body: asset.body)
     }
 }

@@ -98,9 +98,11 @@ private struct Picture {
 
     private static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 
+    /// The label: the id, or the type of an unnamed node (none for an unnamed text node:
+    /// its text is drawn).
     func name(_ b: SVGRenderer.Box) -> String? {
         if let id = b.element.id { return id }
-        return b.isNode ? kinds[of: b.element].name.description : nil
+        return b.isNode && !(b.element is TextNode) ? kinds[of: b.element].name.description : nil
     }
 
     func labelBox(_ x: Double, _ y: Double, _ characters: Int) -> SVGRect {
