@@ -10,7 +10,7 @@
 // 2. Playground, with real input events (clicks, typing, keys): the page loads the header
 //    example through /loom.js (the page's CSP allows nothing inline); one box per element
 //    of the server's answer and one table row per frame with the server's numbers; zoom
-//    in/out changes the drawn size by 1.25×; each example picked from the list is laid
+//    in/out (buttons, Ctrl+wheel) changes the drawn size by 1.25×; each example picked from the list is laid
 //    out; an edit re-lays out; a syntax error clears the boxes and says so; a 4xx shows
 //    the server's code and path; "show specs" re-runs with specs; the URL fragment
 //    restores the tree in a fresh tab.
@@ -264,6 +264,13 @@ async function checkPlayground() {
   z1 = await evaluate(tab, `Number(document.body.dataset.zoom)`);
   check(Math.abs(z1 - z0 / 1.25) < 1e-6, `zoom out twice: ${z0} → ${z1}`);
   await checkDrawn("zoomed out");
+  // Ctrl and the wheel over the drawing zoom in.
+  const zw = await evaluate(tab, `Number(document.body.dataset.zoom)`);
+  const at = await evaluate(tab, `(() => { const r = document.getElementById("view").getBoundingClientRect(); return [r.left + 50, r.top + 50]; })()`);
+  await tab.s("Input.dispatchMouseEvent", { type: "mouseWheel", x: at[0], y: at[1], deltaX: 0, deltaY: -100, modifiers: 2 });
+  await sleep(100);
+  z1 = await evaluate(tab, `Number(document.body.dataset.zoom)`);
+  check(Math.abs(z1 - zw * 1.25) < 1e-6, `ctrl+wheel: ${zw} → ${z1}`);
   await click(tab, "#actual");
   check((await evaluate(tab, `Number(document.body.dataset.zoom)`)) === 1, "1:1 button");
   await click(tab, "#fit");

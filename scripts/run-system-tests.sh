@@ -6,7 +6,8 @@
 #                 and none is a 5xx
 #   playground    scripts/check-playground.mjs in headless Chromium: the SVG of every example
 #                 (label boxes apart and inside the picture, text drawn) and the page at /
-#                 driven by clicks and typing (pick, edit, zoom, errors, shared link), ~10 s;
+#                 driven by clicks and typing (pick, edit, zoom, errors, shared link), ~10 s
+#                 (bounded: 120 s inside the script, 150 s from outside);
 #                 screenshots kept in .build/playground-screenshots/
 #   textcompare   scripts/compare-text-with-chromium.py: Loom's text sizes against Chromium's
 #   hostile       scripts/hostile.py on the release binary: requests written to hurt the service

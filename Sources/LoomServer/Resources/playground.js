@@ -294,6 +294,12 @@ $("zoomIn").onclick = () => setZoom(zoom * 1.25);
 $("zoomOut").onclick = () => setZoom(zoom / 1.25);
 $("actual").onclick = () => setZoom(1);
 window.addEventListener("resize", () => { if (fit && shown) setZoom(fitZoom(), true); });
+// Ctrl (or ⌘) and the wheel or a pinch zoom the drawing, not the page.
+view.addEventListener("wheel", (e) => {
+  if (!e.ctrlKey && !e.metaKey) return;
+  e.preventDefault();
+  setZoom(e.deltaY < 0 ? zoom * 1.25 : zoom / 1.25);
+}, { passive: false });
 
 tree.addEventListener("input", () => {
   if (picker.value !== "") picker.value = "";
