@@ -130,6 +130,16 @@ final class SVGRendererTests: XCTestCase {
         XCTAssertTrue(svg.contains("<title>title text ("), svg)
     }
 
+    /// Tooltips carry the frame exactly as the JSON answer does; the drawing rounds to 1/100.
+    func testTooltipsHoldExactFrames() throws {
+        let body = #"{"root":{"type":"stack","id":"s","children":[{"type":"node","id":"a","style":{"width":10.3333333,"height":5}}]},"scale":3}"#
+        let svg = String(decoding: LayoutService(textMeasurer: nil).layout(body: Array(body.utf8), format: .svg).body, as: UTF8.self)
+        // 10.3333333 ceiled to the 1/3-pt pixel grid.
+        let width = (10.3333333 * 3).rounded(.up) / 3
+        XCTAssertTrue(svg.contains("<title>a node (0, 0, \(width), 5)</title>"), svg)
+        XCTAssertTrue(svg.contains(#"<rect x="0" y="0" width="10.33" height="5""#), svg)
+    }
+
     /// The line breaks drawn: at spaces, as many lines as the server counted, the last one
     /// ending in the truncation text when the measurer truncated.
     func testWrapKeepsTheServersLineCount() {

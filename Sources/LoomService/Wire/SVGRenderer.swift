@@ -179,7 +179,8 @@ private struct Picture {
             let color = Self.palette[b.depth % Self.palette.count]
             let kind = kinds[of: b.element].name.description
             let dash = b.isNode ? "" : " stroke-dasharray=\"\(fmt(3 / zoom)) \(fmt(2 / zoom))\""
-            out += "<g><title>\(escape(b.element.id ?? kind)) \(escape(kind)) (\(fmt(b.origin.x)), \(fmt(b.origin.y)), \(fmt(b.size.width)), \(fmt(b.size.height)))</title>"
+            // The tooltip: the frame as the JSON answer gives it.
+            out += "<g><title>\(escape(b.element.id ?? kind)) \(escape(kind)) (\(exact(b.origin.x)), \(exact(b.origin.y)), \(exact(b.size.width)), \(exact(b.size.height)))</title>"
             out += "<rect x=\"\(fmt(b.origin.x))\" y=\"\(fmt(b.origin.y))\" width=\"\(fmt(b.size.width))\" height=\"\(fmt(b.size.height))\" "
                 + "fill=\"\(b.isNode ? color : "none")\" fill-opacity=\"0.12\" stroke=\"\(color)\" stroke-width=\"\(fmt(1 / zoom))\"\(dash)/>"
             if let text = b.element as? TextNode { out += drawText(text, b) }
@@ -274,7 +275,13 @@ private extension String {
     }
 }
 
-/// A number for the document: whole numbers as integers, others to 1/100.
+/// A number as it is: whole numbers as integers.
+private func exact(_ v: Double) -> String {
+    if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
+    return String(v)
+}
+
+/// A number for the drawing: whole numbers as integers, others to 1/100.
 private func fmt(_ v: Double) -> String {
     guard v.isFinite else { return "0" }
     let r = (v * 100).rounded() / 100
