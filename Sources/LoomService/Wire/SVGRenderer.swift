@@ -113,13 +113,14 @@ private struct Picture {
     /// The labels: each box's first free place (see `SVGRenderer`).
     func placeLabels() -> (labels: [Label], columnWidth: Double) {
         let area = SVGRect(x: 0, y: 0, width: width, height: height)
-        // What labels keep off: drawn text, and display nodes (checked per label: not the
-        // labelled element's ancestors or descendants).
-        var textSVGRects: [SVGRect] = []
-        var nodeSVGRects: [(Int, SVGRect)] = []
-        for (k, b) in boxes.enumerated() where b.isNode && k > 0 && nodeSVGRects.count < 4 * SVGRenderer.maxLabels {
-            nodeSVGRects.append((k, b.rect))
-            if b.element is TextNode { textSVGRects.append(b.rect) }
+        // What labels keep off: drawn text, and display nodes other than the labelled
+        // element's ancestors and descendants (the first 1,600 nodes: placing stays linear
+        // in the tree past them).
+        var textRects: [SVGRect] = []
+        var nodeRects: [(Int, SVGRect)] = []
+        for (k, b) in boxes.enumerated() where b.isNode && k > 0 && nodeRects.count < 4 * SVGRenderer.maxLabels {
+            nodeRects.append((k, b.rect))
+            if b.element is TextNode { textRects.append(b.rect) }
         }
         var labels: [Label] = []
         var columnRows = 0
@@ -134,8 +135,8 @@ private struct Picture {
             func free(_ r: SVGRect) -> Bool {
                 guard r.inside(area) else { return false }
                 for l in labels where l.rect.overlaps(r) { return false }
-                for t in textSVGRects where t.overlaps(r) { return false }
-                for (j, n) in nodeSVGRects where !related(j) && n.overlaps(r) { return false }
+                for t in textRects where t.overlaps(r) { return false }
+                for (j, n) in nodeRects where !related(j) && n.overlaps(r) { return false }
                 return true
             }
             let m = 1 / zoom, s = b.rect
