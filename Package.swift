@@ -55,8 +55,12 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], path: "Sources/LoomServer",
-                resources: [.embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/openapi.json"),
-                            .embedInCode("Resources/playground.html")]),
+                resources: ["openapi.yaml", "openapi.json", "playground.html", "playground.js", "playground.css", "loom.js"].map { .embedInCode("Resources/\($0)") }
+                    // Every file of examples/ (symlinked), for the playground; a test checks the set.
+                    + ["button-with-icon", "header-with-left-right-justified-text", "photo-with-inset-text-overlay",
+                       "photo-with-outset-icon-overlay", "ratio-photo-with-corner-badge", "simple-inset-text-cell",
+                       "text-cell-title-subtitle", "top-bottom-separator-lines", "wrapped-tag-stack", "yoga-card-row",
+                       "yoga-chip-absolute", "yoga-toolbar-in-stack"].map { .embedInCode("Resources/examples/\($0).json") }),
 
         // The allocator the executable runs on (the only place that knows mimalloc).
         .systemLibrary(name: "CMimalloc", path: "Sources/CMimalloc", providers: [.apt(["libmimalloc-dev"])]),

@@ -33,7 +33,7 @@ public final class Router: @unchecked Sendable {
     /// The paths served, each with its one method; the metrics' `route` label is the path
     /// (`/layouts/{key}` for every stored layout), or "other" for any other path.
     enum Route: Int, CaseIterable {
-        case layout, batch, healthz, readyz, metrics, fonts, openapi, playground, storedLayout, openapiJSON, other
+        case layout, batch, healthz, readyz, metrics, fonts, openapi, playground, storedLayout, openapiJSON, asset, other
 
         static let storedLayoutPrefix = "/layouts/"
 
@@ -48,7 +48,11 @@ public final class Router: @unchecked Sendable {
             case "/openapi.yaml": self = .openapi
             case "/openapi.json": self = .openapiJSON
             case "/": self = .playground
-            default: self = path.hasPrefix(Route.storedLayoutPrefix) ? .storedLayout : .other
+            // The playground's files (EmbeddedFiles.assets): /loom.js, /playground.js, …
+            default:
+                if EmbeddedFiles.assets[path] != nil { self = .asset } else {
+                    self = path.hasPrefix(Route.storedLayoutPrefix) ? .storedLayout : .other
+                }
             }
         }
 
@@ -64,6 +68,7 @@ public final class Router: @unchecked Sendable {
             case .openapiJSON: return "/openapi.json"
             case .playground: return "/"
             case .storedLayout: return "/layouts/{key}"
+            case .asset: return "asset"
             case .other: return "other"
             }
         }
@@ -155,6 +160,8 @@ public final class Router: @unchecked Sendable {
             finish(answer(route))
         case .storedLayout:
             finish(storedLayout(request))
+        case .asset:
+            finish(EmbeddedFiles.response(for: request.path))
         case .layout, .batch:
             guard Router.isJSON(request.header("content-type")) else { return finish(Router.error(.unsupportedMediaType)) }
             let format: OutputFormat
@@ -236,8 +243,8 @@ public final class Router: @unchecked Sendable {
                                 body: EmbeddedFiles.playgroundHTML)
         case .healthz:
             return Router.json(200, #"{"status":"ok"}"#)
-        case .layout, .batch, .storedLayout, .other:
-            // Not answered here (`handle` lays them out, looks them up or answers 404).
+        case .layout, .batch, .storedLayout, .asset, .other:
+            // Not answered here (`handle` lays them out, looks them up, serves the file or answers 404).
             return Router.error(.notFound)
         }
     }
@@ -273,8 +280,9 @@ public final class Router: @unchecked Sendable {
         return Array((try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data())
     }
 
-    /// The playground loads nothing from elsewhere and posts only to this server.
-    static let playgroundPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    /// The playground loads nothing from elsewhere and posts only to this server: its
+    /// script and style are files of this server (no inline code).
+    static let playgroundPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; "
         + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// How long a shared cache may keep `GET /layouts/{key}`: a key names one answer for

@@ -399,7 +399,8 @@ final class ServiceOverHTTPTests: ServiceOverHTTPTestCase {
         XCTAssertEqual(page.status, 200)
         XCTAssertEqual(page.header("Content-Type"), "text/html; charset=utf-8")
         XCTAssertTrue(page.text.lowercased().hasPrefix("<!doctype html>"))
-        XCTAssertTrue(page.text.contains("fetch(\"/layout\""))
+        // The page's script is a module of this server that lays out with the JavaScript client.
+        XCTAssertTrue(page.text.contains(#"<script type="module" src="/playground.js">"#))
     }
 
     // MARK: batch
