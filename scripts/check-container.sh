@@ -23,9 +23,9 @@
 #
 # Skips (exit 0, "container: SKIPPED: why") only where it cannot run: not root and no
 # password-less sudo, no namespaces, or no cached rootfs and no route to the Debian mirror.
-# Cost: first run about 3-4 minutes (debootstrap + the runtime packages, about 400 MB
-# under .build/container-rootfs) plus the static release build if none is there; cached, about
-# 10 seconds.
+# Cost: first run about 3 minutes (debootstrap + the runtime packages, 350-520 MB under
+# .build/container-rootfs) plus the static release build in .build/static (3-4 minutes on
+# an idle 2-core machine); cached, about 20 seconds (15 of them SwiftPM's up-to-date check).
 #
 # Settings (environment):
 #   LOOM_STATIC_BIN   a binary built as the Dockerfile's build stage builds it (default: build it)
@@ -302,8 +302,25 @@ if [ "$(id -u)" -ne 0 ] && ! { command -v sudo >/dev/null && sudo -n true 2>/dev
   skip "not root and no password-less sudo: debootstrap and chroot need root"
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/loom-container.XXXXXX")
-STAGING=""
+STAGING="" CHILD=""
+# bounded CMD...: runs CMD (a `timeout …` command) in the background and waits, so that a
+# TERM or INT to this script reaches it at once (cleanup stops it) instead of after it ends.
+bounded() {
+  "$@" & CHILD=$!
+  local rc=0
+  wait "$CHILD" || rc=$?
+  CHILD=""
+  return "$rc"
+}
 cleanup() {
+  # unshare blocks TERM while it waits for its child: KILL it (the unshare started by our
+  # timeout, by parent id), and --kill-child ends every process of its namespace. A build
+  # gets timeout's TERM.
+  if [ -n "$CHILD" ]; then
+    pkill -KILL -x -P "$CHILD" unshare 2>/dev/null || true
+    kill "$CHILD" 2>/dev/null || true
+    wait "$CHILD" 2>/dev/null || true
+  fi
   # Mounts made by the rootfs build live in namespaces that end with their processes; this
   # is a last guard: nothing under the cache or the staging dir may stay mounted.
   local m
@@ -331,7 +348,7 @@ BIN=${LOOM_STATIC_BIN:-}
 if [ -z "$BIN" ]; then
   build=("${DF_SWIFT_BUILD[@]}" --scratch-path "$REPO/.build/static")
   log "building: $SWIFT build ${build[*]}"
-  timeout 2400 "$SWIFT" build "${build[@]}" >"$WORK/build.log" 2>&1 || { tail -30 "$WORK/build.log"; die "the release build failed"; }
+  bounded timeout 2400 "$SWIFT" build "${build[@]}" >"$WORK/build.log" 2>&1 || { tail -30 "$WORK/build.log"; die "the release build failed"; }
   BIN="$("$SWIFT" build "${build[@]}" --show-bin-path)/loom"
 fi
 [ -x "$BIN" ] || die "no binary at $BIN"
@@ -365,7 +382,7 @@ else
   log "debootstrap --variant=minbase $SUITE (first run: a few minutes; runtime list: $runtime_list)"
   # In a mount and PID namespace of its own: the /proc and /sys debootstrap mounts in the
   # target go away with it, even if it is killed.
-  timeout -k 10 900 unshare --mount --pid --fork --kill-child --propagation private \
+  bounded timeout -s KILL 900 unshare --mount --pid --fork --kill-child --propagation private \
     debootstrap --variant=minbase "$SUITE" "$STAGING" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 ||
     { tail -30 "$WORK/debootstrap.log"; die "debootstrap failed"; }
   # bookworm-slim's sources: the release, its updates and security.
@@ -391,7 +408,7 @@ EOF
   for run in "${DF_RUNS[@]}"; do
     log "RUN $run"
     # As `docker build` runs it: root, the stage's SHELL, /proc mounted (in a namespace of its own).
-    timeout -k 10 1200 unshare --mount --pid --fork --kill-child --propagation private \
+    bounded timeout -s KILL 1200 unshare --mount --pid --fork --kill-child --propagation private \
       sh -c 'mount -t proc proc "$1/proc" && shift && exec chroot "$@"' sh "$STAGING" \
       "$STAGING" /usr/bin/env -i PATH="$PATH_IN_IMAGE" HOME=/root "${DF_SHELL[@]}" "$run" >"$WORK/run.log" 2>&1 ||
       { tail -40 "$WORK/run.log"; die "the RUN line failed in the chroot"; }
@@ -407,6 +424,6 @@ set -- "${DF_COPY_BUILD[@]}"
 log "COPY --from=build $1 $2 (the host's $BIN)"
 install -D -m 0755 "$BIN" "$R/$2"
 
-timeout -k 10 360 unshare --mount --pid --net --fork --kill-child --propagation private \
+bounded timeout -s KILL 360 unshare --mount --pid --net --fork --kill-child --propagation private \
   env PATH="$PATH" bash "$REPO/scripts/check-container.sh" --inside "$R" "$WORK" "$BIN"
 log "passed"

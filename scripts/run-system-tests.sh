@@ -21,8 +21,8 @@
 #   container     scripts/check-container.sh: deploy/Dockerfile's runtime stage in a debootstrapped
 #                 bookworm chroot (its RUN lines, the static release binary, user 10001, the ENV,
 #                 the HEALTHCHECK), checked over loopback; skips only where it cannot run (not
-#                 root and no sudo, no namespaces, no mirror and no cache). First run ~4 min plus
-#                 the static link, cached ~15 s
+#                 root and no sudo, no namespaces, no mirror and no cache). First run ~3 min plus
+#                 a release build in .build/static (3-4 min); cached ~20 s
 # Every step is bounded in time, talks to 127.0.0.1 only and stops what it started.
 #
 # Settings (environment):
