@@ -232,38 +232,56 @@ for fam in fams:
     if all(ord(c) in cps for c in LATIN_LONG):
         samples[fam] = (LATIN_SHORT, LATIN_LONG); continue
     def usable(c):
+        # Letters, digits and symbols that stand alone (no marks, no modifiers).
         ch = chr(c); cat = unicodedata.category(ch)
-        return c >= 0xA0 and cat in ("Lo", "Lu", "Ll", "So") and not unicodedata.combining(ch) \
-            and unicodedata.east_asian_width(ch) != "A"
+        return c >= 0xA0 and cat[0] in "LNS" and cat not in ("Lm", "Sk") \
+            and not unicodedata.combining(ch) and unicodedata.east_asian_width(ch) != "A"
     # Emoji fonts: from the top of the code space (pictographs, not the © and ® they also have).
     pool = [c for c in sorted(cps, reverse="emoji" in fam.lower()) if usable(c)]
-    if len(pool) < 8:
+    if len(pool) < 2:
         check(False, f"{fam}: no text its font covers"); continue
     step = max(1, len(pool) // 8)
-    picks = [chr(pool[i * step]) for i in range(8)]
+    picks = [chr(pool[(i * step) % len(pool)]) for i in range(8)]
     samples[fam] = ("".join(picks[:2]), "".join(picks))
 
-nodes = []
-for i, (fam, (short, long_)) in enumerate(samples.items()):
-    for kind, t in (("s", short), ("l", long_)):
-        nodes.append({"type": "text", "id": f"{kind}{i}", "text": t, "font": {"family": fam, "size": 16}})
-req = json.dumps({"sizeRange": {"min": {"width": 0, "height": 0}, "max": {"width": 100000, "height": None}},
-                  "root": {"type": "stack", "id": "root", "direction": "vertical", "alignItems": "start",
-                           "children": nodes}}).encode()
-s, body = get(port, "/layout", req); _, host_body = get(host_port, "/layout", req)
-check(s == 200, f"POST /layout with {len(nodes)} text nodes in {len(samples)} families: {s}")
-res, host_res = json.loads(body), json.loads(host_body)
-check(not res.get("warnings"), f"no warnings ({res.get('warnings')})")
-frames = res["frames"]; host_frames = host_res["frames"]
+# Ten families a layout, so that loading many fonts for the first time stays well inside
+# the layout deadline.
+items = list(samples.items())
+frames, host_frames = {}, {}
+for start in range(0, len(items), 10):
+    nodes = []
+    for i in range(start, min(start + 10, len(items))):
+        fam, (short, long_) = items[i]
+        for kind, t in (("s", short), ("l", long_)):
+            nodes.append({"type": "text", "id": f"{kind}{i}", "text": t, "font": {"family": fam, "size": 16}})
+    req = json.dumps({"sizeRange": {"min": {"width": 0, "height": 0}, "max": {"width": 100000, "height": None}},
+                      "root": {"type": "stack", "id": "root", "direction": "vertical", "alignItems": "start",
+                               "children": nodes}}).encode()
+    # The host gets the same nodes in the families it has too.
+    host_nodes = [n for n in nodes if n["font"]["family"] in hf]
+    host_req = json.dumps({**json.loads(req), "root": {**json.loads(req)["root"], "children": host_nodes}}).encode()
+    try:
+        s, body = get(port, "/layout", req)
+        if host_nodes: host_frames.update(json.loads(get(host_port, "/layout", host_req)[1])["frames"])
+    except urllib.error.HTTPError as e:
+        check(False, f"POST /layout with {', '.join(f for f, _ in items[start:start + 10])}: {e.code} {e.read()[:300]!r}")
+        continue
+    res = json.loads(body)
+    check(s == 200 and not res.get("warnings"),
+          f"POST /layout with {len(nodes)} text nodes in {len(nodes) // 2} families: {s}, no warnings ({res.get('warnings')})")
+    frames.update(res["frames"])
 latin_widths = set()
-for i, (fam, (short, long_)) in enumerate(samples.items()):
+for i, (fam, (short, long_)) in enumerate(items):
+    if f"s{i}" not in frames: continue
     ws, wl = frames[f"s{i}"]["width"], frames[f"l{i}"]["width"]
     check(0 < ws < wl and frames[f"l{i}"]["height"] > 0,
           f"{fam}: {short!r} {ws} wide, {long_!r} {wl} wide, {frames[f'l{i}']['height']} high")
     if fam in hf:
-        check((frames[f"s{i}"], frames[f"l{i}"]) == (host_frames[f"s{i}"], host_frames[f"l{i}"]), f"{fam}: the host measures the same")
+        size = lambda f: (f["width"], f["height"])  # positions differ: the host's stack may hold fewer
+        check([size(frames[f"{k}{i}"]) for k in "sl"] == [size(host_frames[f"{k}{i}"]) for k in "sl"],
+              f"{fam}: the host measures the same")
     if long_ == LATIN_LONG: latin_widths.add(wl)
-latin = sum(1 for v in samples.values() if v[1] == LATIN_LONG)
+latin = sum(1 for i, (_, v) in enumerate(items) if v[1] == LATIN_LONG and f"l{i}" in frames)
 # Different fonts give different widths to a pangram; all alike would mean one fallback font.
 check(len(latin_widths) >= min(latin, 5), f"{latin} Latin families give {len(latin_widths)} different widths to the pangram")
 print(f"{len(fails)} failed")
