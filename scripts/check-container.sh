@@ -131,8 +131,10 @@ if [ "${1:-}" = "--inside" ]; then
   mount -t proc proc "$R/proc"
   mount -t tmpfs -o mode=1777,size=64m tmpfs "$R/tmp"
 
-  uidgid=${DF_USER/:/ }; uid=${uidgid% *}; gid=${uidgid#* }
-  [ "$uid" != "$DF_USER" ] || gid=$uid
+  # USER uid[:gid], numeric (a name would be looked up in the host's passwd by chroot, and
+  # Kubernetes' runAsNonRoot needs a number); without a gid, the gid is the uid's here.
+  uid=${DF_USER%%:*} gid=${DF_USER#*:}
+  [[ $uid =~ ^[0-9]+$ && $gid =~ ^[0-9]+$ ]] || die "USER $DF_USER is not numeric uid[:gid]"
   in_image() { chroot --userspec="$uid:$gid" "$R" /usr/bin/env -i PATH="$PATH_IN_IMAGE" "${DF_ENV[@]}" "$@"; }
 
   rc=0
