@@ -343,6 +343,7 @@ bounded() {
   return "$rc"
 }
 cleanup() {
+  trap '' INT TERM  # a second signal must not cut the cleanup short
   # unshare blocks TERM while it waits for its child: KILL it (the unshare started by our
   # timeout, by parent id), and --kill-child ends every process of its namespace. A build
   # gets timeout's TERM.
