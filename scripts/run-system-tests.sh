@@ -23,6 +23,11 @@
 #                 .build/yoga-oracle/
 #   jsclient      node --test clients/js/test/: the JavaScript client against `loom serve`
 #                 (the examples written with its builder give the files' requests), ~3 s
+#   container     scripts/check-container.sh: deploy/Dockerfile's runtime stage in a debootstrapped
+#                 bookworm chroot (its RUN lines, the static release binary, user 10001, the ENV,
+#                 the HEALTHCHECK), checked over loopback; skips only where it cannot run (not
+#                 root and no sudo, no namespaces, no mirror and no cache). First run ~3 min plus
+#                 a release build in .build/static (3-4 min); cached ~20 s
 # Every step is bounded in time, talks to 127.0.0.1 only and stops what it started.
 #
 # Settings (environment):
@@ -34,7 +39,7 @@
 #   SCHEMATHESIS_VERSION       pinned version installed into .venv-system (default 4.32.5)
 #   YOGA_CASES, YOGA_SEED      the Yoga differential test's case count (default 1000) and seed
 #   YOGA_MAX_DIFFERING  how many of those cases may differ from real Yoga (known differences)
-#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground cors textcompare hostile soak yoga jsclient")
+#   SYSTEM_TESTS        steps to run, space-separated (default "fuzz schemathesis playground cors textcompare hostile soak yoga jsclient container")
 #   CHROMIUM            the browser (default: chromium, chromium-browser or google-chrome)
 set -euo pipefail
 
@@ -50,7 +55,7 @@ YOGA_CASES=${YOGA_CASES:-1000}
 YOGA_SEED=${YOGA_SEED:-20261124}
 # Cases of that seed known to differ from real Yoga today (README, "Yoga"); one more fails.
 YOGA_MAX_DIFFERING=${YOGA_MAX_DIFFERING:-0}
-SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground cors textcompare hostile soak yoga jsclient}
+SYSTEM_TESTS=${SYSTEM_TESTS:-fuzz schemathesis playground cors textcompare hostile soak yoga jsclient container}
 SWIFT=${SWIFT:-swift}
 VENV=$ROOT/.venv-system
 
@@ -343,6 +348,13 @@ step_yoga() {
 step_jsclient() {
   command -v node >/dev/null || { echo "jsclient: node is not installed (scripts/install-deps.sh test)" >&2; return 1; }
   LOOM_BIN="$LOOM_BIN" timeout -k 5 180 node --test clients/js/test/
+}
+
+# --- i. container -------------------------------------------------------------------------
+# Builds the static release binary as the Dockerfile's build stage does (in .build/static, so
+# it does not undo `hostile`'s release build), then the checks of scripts/check-container.sh.
+step_container() {
+  timeout -k 10 2700 scripts/check-container.sh
 }
 
 # --- run ----------------------------------------------------------------------------------
