@@ -127,8 +127,10 @@ public struct LoomClient: Sendable {
 extension LayoutResult {
     init(_ r: Components.Schemas.LayoutResponse, key: String?, cache: String?) {
         size = Size(width: r.size.width, height: r.size.height)
-        frames = r.frames.additionalProperties.mapValues(Frame.init)
-        layout = LayoutTree(r.layout)
+        // This client asks for both parts (no `options.output`); a part left out reads as empty.
+        frames = r.frames?.additionalProperties.mapValues(Frame.init) ?? [:]
+        layout = r.layout.map(LayoutTree.init)
+            ?? LayoutTree(type: "node", frame: Frame(x: 0, y: 0, width: size.width, height: size.height), children: [])
         self.key = key
         self.cache = cache
     }
