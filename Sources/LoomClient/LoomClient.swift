@@ -138,8 +138,10 @@ public struct LoomClient: Sendable {
 extension LayoutResult {
     init(_ r: Components.Schemas.LayoutResponse, key: String?, cache: String?) {
         size = Size(width: r.size.width, height: r.size.height)
-        frames = r.frames.additionalProperties.mapValues(Frame.init)
-        layout = LayoutTree(r.layout)
+        // A part left out (`LayoutRequest.output`) reads as empty.
+        frames = r.frames?.additionalProperties.mapValues(Frame.init) ?? [:]
+        layout = r.layout.map(LayoutTree.init)
+            ?? LayoutTree(type: "node", frame: Frame(x: 0, y: 0, width: size.width, height: size.height), children: [])
         warnings = (r.warnings ?? []).map {
             LayoutWarning(code: $0.code, path: $0.path, message: $0.message, codePoints: $0.codePoints ?? [])
         }

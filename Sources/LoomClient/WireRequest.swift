@@ -12,12 +12,17 @@ public struct LayoutRequest: Sendable {
     public var maxHeight: Double?
     public var scale: Double?
     public var includeSpecs: Bool
+    /// Which parts of the answer the server encodes: both (default), only the layout tree,
+    /// or only the frames (a part left out reads as empty in `LayoutResult`).
+    public var output: Output
+
+    public enum Output: String, Sendable { case both, layout, frames }
 
     public init(_ root: any LayoutElement, minSize: Size = Size(width: 0, height: 0), maxWidth: Double? = nil,
-                maxHeight: Double? = nil, scale: Double? = nil, includeSpecs: Bool = false) {
+                maxHeight: Double? = nil, scale: Double? = nil, includeSpecs: Bool = false, output: Output = .both) {
         self.root = root.element
         self.minSize = minSize; self.maxWidth = maxWidth; self.maxHeight = maxHeight
-        self.scale = scale; self.includeSpecs = includeSpecs
+        self.scale = scale; self.includeSpecs = includeSpecs; self.output = output
     }
 
     /// A width-constrained request, as a feed cell is laid out: min and max width equal.
@@ -35,7 +40,9 @@ public struct LayoutRequest: Sendable {
             max: .init(width: maxWidth, height: maxHeight))
         return Schemas.LayoutRequest(
             sizeRange: range, root: try ids.element(root, path: "root"), scale: scale,
-            options: includeSpecs ? .init(includeSpecs: true) : nil)
+            options: includeSpecs || output != .both
+                ? .init(includeSpecs: includeSpecs ? true : nil, output: output == .both ? nil : .init(rawValue: output.rawValue))
+                : nil)
     }
 }
 

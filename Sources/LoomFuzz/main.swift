@@ -59,6 +59,11 @@ func fuzzOne(_ bytes: [UInt8]) -> String {
         preconditionFailure("the response is not valid JSON: \(error)")
     }
     _ = ResponseEncoder(scale: request.scale, includeSpecs: !request.includeSpecs).encode(root: request.root, layout: layout)
+    for output in [ResponseOutput.layout, .frames] {
+        let part = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs, output: output)
+            .encode(root: request.root, layout: layout)
+        guard case .object? = try? JSONParser.parse(part, maxDepth: 1 << 20) else { preconditionFailure("the \(output) response is not JSON") }
+    }
     let svg = SVGRenderer(scale: request.scale).render(root: request.root, layout: layout)
     precondition(!svg.isEmpty)
     return "layout \(layout.size.width)x\(layout.size.height), \(json.count) bytes"

@@ -16,6 +16,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Folder of the built-in benchmark trees (bench/gen_trees.py writes them).") var treesDir = "bench/trees"
     @Option(help: "Timed runs per tree (after one warm-up run).") var runs = 15
     @Flag(help: "One JSON line per tree.") var json = false
+    @Option(help: "Encode only this part (both, layout or frames), whatever the tree's options.output says.")
+    var output: String?
     @Option(name: .customLong("font-dir"), help: "Extra font directory (repeatable).") var fontDirs: [String] = []
 
     func run() throws {
@@ -31,6 +33,11 @@ struct BenchCommand: ParsableCommand {
             scenarios = true
         }
         let runs = Swift.max(1, self.runs)
+        var outputOverride: ResponseOutput?
+        if let output {
+            guard let o = ResponseOutput(rawValue: output) else { throw ValidationError("--output is both, layout or frames") }
+            outputOverride = o
+        }
         let json = self.json
         // On stderr: the lines on stdout are the results (one JSON object each with --json).
         FileHandle.standardError.write(Data("loom bench: allocator \(Allocator.description)\n".utf8))
@@ -42,7 +49,7 @@ struct BenchCommand: ParsableCommand {
                 }
                 let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
                 let body = Array(data)
-                let result = Self.timeTree(name: name, body: body, runs: runs, measurer: measurer)
+                let result = Self.timeTree(name: name, body: body, runs: runs, measurer: measurer, output: outputOverride)
                 print(json ? result.jsonLine : result.humanLine)
                 // Trees with text once more with the text cache emptied before every run
                 // (`_coldtext`: the word-advance cache stays, as it would in a running
@@ -108,7 +115,8 @@ struct BenchCommand: ParsableCommand {
     /// memo), lays out without the shared subtree cache and encodes. Text measurements stay
     /// cached across runs unless `beforeRun` empties the text cache (the `_coldtext` rows).
     static func timeTree(name: String, body: [UInt8], runs: Int, measurer: TextMeasuring,
-                         layoutMeasurer: TextMeasuring? = nil, beforeRun: () -> Void = {}) -> TreeResult {
+                         layoutMeasurer: TextMeasuring? = nil, output: ResponseOutput? = nil,
+                         beforeRun: () -> Void = {}) -> TreeResult {
         let decoder = RequestDecoder(limits: .unlimited, textMeasurer: measurer)
         var samples: [String: [Double]] = ["decode": [], "layout": [], "encode": [], "total": []]
         var nodes = 0
@@ -131,7 +139,7 @@ struct BenchCommand: ParsableCommand {
             let t2 = now()
             if let stop = budget.stop { print("\(name): the layout stopped: \(stop)") }
             cost = budget.spent
-            let bytes = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs).encode(root: request.root, layout: layout)
+            let bytes = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs, output: output ?? request.output).encode(root: request.root, layout: layout)
             let t3 = now()
             precondition(!bytes.isEmpty)
             nodes = request.elementCount

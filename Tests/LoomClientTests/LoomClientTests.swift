@@ -92,6 +92,19 @@ final class LoomClientTests: XCTestCase {
         XCTAssertEqual(s.id, "@root")
     }
 
+    func testOutputFramesAsksForTheFramesOnly() async throws {
+        let client = LoomClient(baseURL: try serverURL())
+        let tree = Inset(EdgeInsets(top: 1, left: 2, bottom: 3, right: 4),
+                         DisplayNode(intrinsicSize: Size(width: 10, height: 20)).id("c")).id("i")
+        let both = try await client.layout(LayoutRequest(tree, scale: 1))
+        let frames = try await client.layout(LayoutRequest(tree, scale: 1, output: .frames))
+        XCTAssertEqual(frames.frames, both.frames)
+        XCTAssertEqual(frames.frame("c"), Frame(x: 2, y: 1, width: 10, height: 20))
+        XCTAssertNotEqual(frames.key, both.key, "each output has its own key")
+        XCTAssertEqual(frames.layout.children, [], "the tree was not asked for")
+        XCTAssertEqual(both.layout.children.count, 1)
+    }
+
     func testAnErrorComesBackTypedWithItsPath() async throws {
         let client = LoomClient(baseURL: try serverURL())
         let bad = Stack(.vertical) {

@@ -69,8 +69,11 @@ final class FuzzRegressionTests: XCTestCase {
             let context = LayoutContext(scale: request.scale, textMeasurer: measurer)
             let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
             for includeSpecs in [false, true] {
-                let json = ResponseEncoder(scale: request.scale, includeSpecs: includeSpecs).encode(root: request.root, layout: layout)
-                XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(json)), "\(name): \(Svc.text(json).prefix(300))")
+                for output in ResponseOutput.allCases {
+                    let json = ResponseEncoder(scale: request.scale, includeSpecs: includeSpecs, output: output)
+                        .encode(root: request.root, layout: layout)
+                    XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(json)), "\(name) \(output): \(Svc.text(json).prefix(300))")
+                }
             }
             XCTAssertFalse(SVGRenderer(scale: request.scale).render(root: request.root, layout: layout).isEmpty, name)
         }

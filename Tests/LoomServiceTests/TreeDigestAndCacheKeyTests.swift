@@ -72,6 +72,7 @@ final class TreeDigestAndCacheKeyTests: XCTestCase {
                                    {"type": "spacer", "style": {}}]}}
             """#,
             #"{"sizeRange": {}, "options": {}, "root": {"type": "stack", "children": [{"type": "node", "style": {"height": 10}}, {"type": "spacer"}]}}"#,
+            #"{"options": {"output": "both"}, "root": {"type": "stack", "children": [{"type": "node", "style": {"height": 10}}, {"type": "spacer"}]}}"#,
             #"{"sizeRange": {"max": {}}, "root": {"type": "stack", "children": [{"type": "node", "style": {"height": 10}}, {"type": "spacer"}]}}"#,
         ])
     }
@@ -184,6 +185,9 @@ final class TreeDigestAndCacheKeyTests: XCTestCase {
         ("scale 3", #"{"sizeRange""#, #"{"scale": 3, "sizeRange""#),
         ("scale 2.625", #"{"sizeRange""#, #"{"scale": 2.625, "sizeRange""#),
         ("includeSpecs", #"{"sizeRange""#, #"{"options": {"includeSpecs": true}, "sizeRange""#),
+        ("output layout", #"{"sizeRange""#, #"{"options": {"output": "layout"}, "sizeRange""#),
+        ("output layout with specs", #"{"sizeRange""#, #"{"options": {"output": "layout", "includeSpecs": true}, "sizeRange""#),
+        ("output frames", #"{"sizeRange""#, #"{"options": {"output": "frames"}, "sizeRange""#),
         // style fields
         ("width", #""width": 50, "height": 20}"#, #""width": 51, "height": 20}"#),
         ("width %", #""width": 50, "height": 20}"#, #""width": "50%", "height": 20}"#),

@@ -121,4 +121,21 @@ final class WarningsTests: XCTestCase {
         XCTAssertEqual(warnings[100]["code"] as? String, "more_warnings")
         XCTAssertTrue((warnings[100]["message"] as? String ?? "").hasPrefix("50 more"), "\(warnings[100])")
     }
+
+    /// Every output carries the warnings: `frames` alone and `layout` alone list the same ones
+    /// as both, the root's own first.
+    func testEveryOutputCarriesTheWarnings() throws {
+        let service = LayoutService(textMeasurer: GapMeasurer())
+        func body(_ output: String) -> String {
+            #"{"root": {"type": "text", "id": "t", "text": "x\uE000"}, "options": {"output": "\#(output)"}}"#
+        }
+        var seen: [[String]] = []
+        for output in ["both", "frames", "layout"] {
+            let answer = service.layout(body: Array(body(output).utf8))
+            XCTAssertEqual(answer.status, 200, Svc.text(answer.body))
+            let list = try XCTUnwrap(warnings(answer.body), "\(output): \(Svc.text(answer.body))")
+            seen.append(list.map { "\($0["code"] as? String ?? "")@\($0["path"] as? String ?? "")" })
+        }
+        XCTAssertEqual(seen, Array(repeating: ["missing_glyphs@root"], count: 3))
+    }
 }

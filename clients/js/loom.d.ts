@@ -119,7 +119,8 @@ export function button(options?: ButtonOptions): Element;
 export interface Envelope {
   sizeRange?: SizeRange;
   scale?: number;
-  options?: { includeSpecs?: boolean; [option: string]: unknown };
+  /** output: "both" (default), "layout" or "frames": only the part you read is encoded */
+  options?: { includeSpecs?: boolean; output?: "both" | "layout" | "frames"; [option: string]: unknown };
 }
 export interface LayoutRequest extends Envelope { root: Element }
 
@@ -139,7 +140,9 @@ export interface Warning { code: string; path: string; message: string; [detail:
 
 export class LayoutResult {
   size: { width: number; height: number };
-  layout: LayoutTree;
+  /** left out when `options.output` is "frames" */
+  layout?: LayoutTree;
+  /** empty when `options.output` is "layout" */
   frames: Record<string, Frame>;
   warnings: Warning[];
   /** X-Layout-Key */

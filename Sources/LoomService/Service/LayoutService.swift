@@ -242,7 +242,9 @@ public final class LayoutService: @unchecked Sendable {
         let layout = try computeLayout(request, budget: budget)
         let body: [UInt8]
         switch format {
-        case .json: body = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs).encode(root: request.root, layout: layout)
+        case .json:
+            body = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs, output: request.output)
+                .encode(root: request.root, layout: layout)
         case .svg: body = SVGRenderer(scale: request.scale).render(root: request.root, layout: layout)
         }
         let hex = key.hex
@@ -317,7 +319,13 @@ public final class LayoutService: @unchecked Sendable {
         put(ids.high); put(ids.low)
         for v in [request.sizeRange.min.width, request.sizeRange.min.height, request.sizeRange.max.width,
                   request.sizeRange.max.height, request.scale] { put(v == 0 ? 0 : v.bitPattern) }
-        put(request.includeSpecs ? 1 : 0)
+        // `includeSpecs` shapes only the layout tree; an output other than both adds its own
+        // bits (the default's keys are what they were before `output` existed).
+        switch request.output {
+        case .both: put(request.includeSpecs ? 1 : 0)
+        case .layout: put(request.includeSpecs ? 3 : 2)
+        case .frames: put(4)
+        }
         // Strings fed in place (the same bytes as one array of their concatenation).
         func putString(_ s: String) { var s = s; s.withUTF8 { h.update(bufferPointer: UnsafeRawBufferPointer($0)) } }
         putString(format.rawValue)

@@ -44,7 +44,7 @@ struct DecodeState: ~Copyable {
 
     enum RequestField: Int, CaseIterable { case sizeRange, scale, options, root }
     static let requestFields = NameTable(RequestField.allCases.map { ("\($0)", $0) })
-    enum OptionsField: Int, CaseIterable { case includeSpecs }
+    enum OptionsField: Int, CaseIterable { case includeSpecs, output }
     static let optionsFields = NameTable(OptionsField.allCases.map { ("\($0)", $0) })
 
     mutating func request() throws -> LayoutRequest {
@@ -52,6 +52,7 @@ struct DecodeState: ~Copyable {
         var sizeRange = SizeRange.unconstrained
         var scale = 2.0
         var includeSpecs = false
+        var output = ResponseOutput.both
         var root: LayoutElement?
         var seen: UInt64 = 0, unknown: String?
         if try reader.beginObject("the request") {
@@ -65,8 +66,11 @@ struct DecodeState: ~Copyable {
                     scale = try reader.number()
                     guard scale > 0 && scale <= 100 else { throw reader.fail("scale must be > 0 (and at most 100)") }
                 case .options:
-                    let (_, optionsUnknown) = try reader.members(Self.optionsFields, "options") { reader, _ in
-                        includeSpecs = try reader.bool()
+                    let (_, optionsUnknown) = try reader.members(Self.optionsFields, "options") { reader, field in
+                        switch field {
+                        case .includeSpecs: includeSpecs = try reader.bool()
+                        case .output: output = try reader.name(ValueNames.outputs)
+                        }
                     }
                     try reader.finish(optionsUnknown, "options")
                 case .root: root = try element()
@@ -78,7 +82,7 @@ struct DecodeState: ~Copyable {
         guard let root else { throw reader.fail("the request needs 'root'", at: "root") }
         try reader.finish(unknown, "the request")
         return LayoutRequest(sizeRange: sizeRange, root: root, scale: scale, includeSpecs: includeSpecs,
-                             elementCount: elementCount, hasText: hasText, textBytes: textBytes, hasYoga: hasYoga)
+                             output: output, elementCount: elementCount, hasText: hasText, textBytes: textBytes, hasYoga: hasYoga)
     }
 
     enum RangeField: Int, CaseIterable { case min, max }

@@ -101,6 +101,7 @@ struct ElementFields {
 /// The names of the enum values elements take.
 enum ValueNames {
     static let directions = NameTable(cases: StackLayoutDirection.self)
+    static let outputs = NameTable(cases: ResponseOutput.self)
     static let justifyContents = NameTable(cases: StackLayoutJustifyContent.self)
     static let alignItems = NameTable(cases: StackLayoutAlignItems.self)
     static let flexWraps = NameTable(cases: StackLayoutFlexWrap.self)

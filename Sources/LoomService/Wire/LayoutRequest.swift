@@ -6,6 +6,8 @@ public final class LayoutRequest {
     public let root: LayoutElement
     public let scale: Double
     public let includeSpecs: Bool
+    /// What the response holds (`options.output`).
+    public let output: ResponseOutput
     /// Elements decoded (button internals excluded).
     public let elementCount: Int
     /// Whether the tree holds text (needs the text measurer and the font set in its key).
@@ -17,9 +19,9 @@ public final class LayoutRequest {
     /// `hashTree()`'s answer, once it has been asked.
     private var treeDigests: (tree: ElementDigest, ids: ElementDigest)?
 
-    init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, elementCount: Int, hasText: Bool,
-         textBytes: Int, hasYoga: Bool) {
-        self.sizeRange = sizeRange; self.root = root; self.scale = scale; self.includeSpecs = includeSpecs
+    init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, output: ResponseOutput = .both,
+         elementCount: Int, hasText: Bool, textBytes: Int, hasYoga: Bool) {
+        self.sizeRange = sizeRange; self.root = root; self.scale = scale; self.includeSpecs = includeSpecs; self.output = output
         self.elementCount = elementCount; self.hasText = hasText; self.textBytes = textBytes; self.hasYoga = hasYoga
     }
 
@@ -34,6 +36,14 @@ public final class LayoutRequest {
         treeDigests = digests
         return digests
     }
+}
+
+/// What a JSON response holds besides `size` (`options.output`): the `layout` tree, the
+/// `frames` map, or both (the default). A client that reads one does not pay for the other.
+public enum ResponseOutput: String, CaseIterable, Sendable {
+    case both, layout, frames
+    var hasLayout: Bool { self != .frames }
+    var hasFrames: Bool { self != .layout }
 }
 
 /// Limits a decode enforces (over a limit: 413 `too_large`).

@@ -8,14 +8,16 @@ import LoomLayout
 /// The text is what `JSONWriter` would write for the same calls (no spaces, keys in the
 /// order below); it is written straight into raw byte buffers: the layout tree into one,
 /// the frames map (filled during the same walk, in the same order) into another, joined at
-/// the end.
+/// the end. `output` leaves out the layout tree or the frames map (`options.output`).
 public struct ResponseEncoder {
     public let grid: PixelGrid
     public let includeSpecs: Bool
+    public let output: ResponseOutput
 
-    public init(scale: Double, includeSpecs: Bool) {
+    public init(scale: Double, includeSpecs: Bool, output: ResponseOutput = .both) {
         self.grid = PixelGrid(scale: scale)
         self.includeSpecs = includeSpecs
+        self.output = output
     }
 
     /// A flattened entry before it is written.
@@ -23,8 +25,10 @@ public struct ResponseEncoder {
 
     public func encode(root: LayoutElement, layout: Layout) -> [UInt8] {
         let entries = layout.subtreeCount
-        var writer = EntryWriter(includeSpecs: includeSpecs, out: ByteSink(capacity: 128 + entries * 128),
-                                 frames: ByteSink(capacity: 32 + entries * 80))
+        let tree = output.hasLayout, map = output.hasFrames
+        var writer = EntryWriter(includeSpecs: includeSpecs, layoutTree: tree, framesMap: map,
+                                 out: ByteSink(capacity: 128 + (tree ? entries * 128 : 0)),
+                                 frames: ByteSink(capacity: 32 + (map ? entries * 80 : 0)))
         defer {
             writer.out.release()
             writer.frames.release()
@@ -33,15 +37,19 @@ public struct ResponseEncoder {
         writer.out.number(layout.size.width)
         writer.out.append(#","height":"#)
         writer.out.number(layout.size.height)
-        writer.out.append(#"},"layout":"#)
-        writer.frames.append(#","frames":{"#)
+        writer.out.append(tree ? #"},"layout":"# : "}")
+        if map { writer.frames.append(#","frames":{"#) }
         let rootFrame = Frame(x: 0, y: 0, width: layout.size.width, height: layout.size.height)
-        if let id = root.id { writer.addFrame(id, rootFrame) }
-        writer.openNodeEntry(root, layout, rootFrame)
+        if map, let id = root.id { writer.addFrame(id, rootFrame) }
+        if tree { writer.openNodeEntry(root, layout, rootFrame) }
         // The root's children are placed in its space, whether it is a node or a spec.
         LayoutFlattening(grid: grid).walk(&writer, below: root, layout: layout, scope: .zero)
-        writer.out.append("]}")
-        writer.frames.append("}")
+        if tree { writer.out.append("]}") }
+        if map { writer.frames.append("}") }
+        // The root's own notes come first (the walk noted those below it).
+        if let text = layout.text, !text.missingCodePoints.isEmpty {
+            writer.notes.insert((root, .missingGlyphs(text.missingCodePoints)), at: 0)
+        }
         if layout.replacedInvalidSize { writer.notes.insert((root, .invalidSize), at: 0) }
         if !writer.notes.isEmpty {
             LayoutWarning.write(LayoutWarning.list(writer.notes, in: root), into: &writer.frames)
@@ -140,6 +148,9 @@ struct LayoutWarning: Equatable {
 /// same walk and in the same order, the frames map into `frames`.
 private struct EntryWriter: FlatLayoutVisitor {
     let includeSpecs: Bool
+    /// Which of the two parts are written (`ResponseOutput`).
+    let layoutTree: Bool
+    let framesMap: Bool
     var out: ByteSink
     var frames: ByteSink
     /// What to warn about, in walk order (empty for nearly every tree).
@@ -155,8 +166,13 @@ private struct EntryWriter: FlatLayoutVisitor {
         let size = place.size
         if _slowPath(layout.replacedInvalidSize) { notes.append((element, .invalidSize)) }
         if _slowPath(place.replacedPosition) { notes.append((element, .invalidPosition)) }
-        if let id = element.id { addFrame(id, Frame(x: place.origin.x, y: place.origin.y, width: size.width, height: size.height)) }
-        guard isNode || includeSpecs else { return scope }
+        if isNode, let text = layout.text, _slowPath(!text.missingCodePoints.isEmpty) {
+            notes.append((element, .missingGlyphs(text.missingCodePoints)))
+        }
+        if framesMap, let id = element.id {
+            addFrame(id, Frame(x: place.origin.x, y: place.origin.y, width: size.width, height: size.height))
+        }
+        guard layoutTree && (isNode || includeSpecs) else { return scope }
         let frame = Frame(x: place.inNode.x - scope.x, y: place.inNode.y - scope.y, width: size.width, height: size.height)
         separate()
         if isNode {
@@ -169,7 +185,7 @@ private struct EntryWriter: FlatLayoutVisitor {
     }
 
     mutating func leave(_ element: LayoutElement, isNode: Bool, _ scope: Point) {
-        if isNode || includeSpecs { out.append("]}") }
+        if layoutTree && (isNode || includeSpecs) { out.append("]}") }
     }
 
     /// `"id":{frame}` in the frames map (a comma first unless it is the first member).
@@ -222,7 +238,6 @@ private struct EntryWriter: FlatLayoutVisitor {
             out.int(text.lineCount)
             out.append(#","truncated":"#)
             out.bool(text.truncated)
-            if !text.missingCodePoints.isEmpty { notes.append((element, .missingGlyphs(text.missingCodePoints))) }
         }
         if let url = kind.url(of: element) {
             out.append(#","url":"#)
