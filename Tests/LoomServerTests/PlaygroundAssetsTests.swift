@@ -71,12 +71,12 @@ final class PlaygroundAssetsTests: ServiceOverHTTPTestCase {
         }
     }
 
-    /// The files answer GET only; other paths stay 404.
+    /// The files answer GET (and HEAD, OPTIONS) only; other paths stay 404.
     func testAssetsAnswerGetOnly() throws {
         let loom = try startLoom()
         let post = try request(loom, "POST", "/loom.js", headers: Self.json, body: Array("{}".utf8))
         XCTAssertEqual(post.status, 405)
-        XCTAssertEqual(post.header("Allow"), "GET")
+        XCTAssertEqual(post.header("Allow"), "GET, HEAD, OPTIONS")
         XCTAssertEqual(try request(loom, "GET", "/loom.jsx").status, 404)
         XCTAssertEqual(try request(loom, "GET", "/examples/").status, 404)
     }
