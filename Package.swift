@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -6,8 +7,6 @@ let package = Package(
     products: [
         .executable(name: "loom", targets: ["loom"]),
         .library(name: "LoomLayout", targets: ["LoomLayout"]),
-        // The Swift client for apps: no server module, no Linux-only API.
-        .library(name: "LoomClient", targets: ["LoomClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -15,10 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The layout engine: Texture's semantics, no I/O, no JSON.
@@ -71,14 +66,6 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/loom"),
 
-        // The client library: request and response types generated from openapi.yaml at build
-        // time, a builder in Texture's words on top, async/await over URLSession.
-        .target(name: "LoomClient", dependencies: [
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ], path: "Sources/LoomClient",
-                plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
 
         .executableTarget(name: "LoomFuzz", dependencies: ["LoomService", "LoomLayout"], path: "Sources/LoomFuzz"),
 
@@ -94,12 +81,6 @@ let package = Package(
         .testTarget(name: "LoomHTTPTests", dependencies: [
             "LoomHTTP", "LoomTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        // The client against a real `loom serve` ($LOOM_BIN): no server module imported.
-        .testTarget(name: "LoomClientTests", dependencies: [
-            "LoomClient",
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
         .testTarget(name: "LoomServerTests", dependencies: [
             "LoomServer", "LoomService", "LoomHTTP", "LoomText", "LoomLayout", "LoomTestSupport",
             .product(name: "Logging", package: "swift-log"),
@@ -107,3 +88,34 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+// The Swift client library for apps (`LoomClient`) and its tests. Left out of the fuzzing
+// build (LOOM_FUZZ_BUILD=1, scripts/run-system-tests.sh): SwiftPM prepares every build
+// plugin of the package, and the OpenAPI generator's tool would be linked with libFuzzer's
+// `main`.
+if ProcessInfo.processInfo.environment["LOOM_FUZZ_BUILD"] == nil {
+    package.products.append(.library(name: "LoomClient", targets: ["LoomClient"]))
+    package.dependencies += [
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ]
+    package.targets += [
+        // The client library: request and response types generated from openapi.yaml at build
+        // time, a builder in Texture's words on top, async/await over URLSession.
+        .target(name: "LoomClient", dependencies: [
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], path: "Sources/LoomClient",
+                plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
+
+        // The client against a real `loom serve` ($LOOM_BIN): no server module imported.
+        .testTarget(name: "LoomClientTests", dependencies: [
+            "LoomClient",
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
+    ]
+}

@@ -124,6 +124,9 @@ FUZZ_FLAGS=(-c release --product LoomFuzz --scratch-path .build-fuzz --sanitize=
 
 step_fuzz() {
   log "fuzz: building LoomFuzz with libFuzzer + ASan (.build-fuzz)"
+  # Package.swift leaves the client library out of this build (its generator plugin's tool
+  # would be linked with libFuzzer's main).
+  export LOOM_FUZZ_BUILD=1
   timeout 1800 "$SWIFT" build "${FUZZ_FLAGS[@]}" || {
     log "fuzz: build failed, retrying once (sources edited during the build?)"
     timeout 1800 "$SWIFT" build "${FUZZ_FLAGS[@]}"
