@@ -66,7 +66,8 @@ struct EmojiLayout {
     /// The clusters of `prepared` (spans in `spanFonts`), or an empty layout when it has none
     /// (the common case: a text without any scalar from U+00A9 on that could start one is
     /// skipped after one pass).
-    static func make(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) -> EmojiLayout {
+    static func make(_ prepared: PreparedText, spanFonts: [EngineFont], engine: PangoEngine) -> EmojiLayout {
+        let catalog = engine.catalog
         let scalars = prepared.scalars
         let n = scalars.count
         var layout = EmojiLayout()
@@ -108,13 +109,10 @@ struct EmojiLayout {
             let emojiFamily = FontCatalog.emojiFamily
             var family = emojiFamily
             if !sequence {
-                let candidates = [font.family] + catalog.fallbackChain
-                family = candidates.first { f in (!text || f != emojiFamily) && catalog.family(f, has: v) }
+                family = engine.firstFamily(of: v, after: font.family, skippingEmoji: text)
                     ?? (text ? "DejaVu Sans" : emojiFamily)
             }
-            let chosen = family == font.family ? font
-                : catalog.resolve(FontDescriptor(family: family, size: font.pixelSize, weight: font.weight,
-                                                 italic: font.slant != 0))
+            let chosen = family == font.family ? font : engine.resolved(family, like: font)
             var width = 0.0
             var metrics = FontMetrics.zero
             var bytes: [UInt8] = []
@@ -122,16 +120,8 @@ struct EmojiLayout {
             let key = MeasuredKey(bytes: bytes, font: chosen)
             if let known = measured[key] {
                 (width, metrics) = known
-            } else if let face = catalog.hbFace(chosen) {
-                width = bytes.withUnsafeBufferPointer { b in
-                    b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
-                        loom_hb_advance(face, $0, Int32(b.count), chosen.pixelSize, family == emojiFamily ? 1 : 0)
-                    }
-                }
-                var upem: Int32 = 0, a: Int32 = 0, d: Int32 = 0, g: Int32 = 0
-                if loom_face_metrics(face, &upem, &a, &d, &g) != 0 {
-                    metrics = FontMetrics(unitsPerEm: upem, ascender: a, descender: d, lineGap: g, pixelSize: chosen.pixelSize)
-                }
+            } else if let shaped = engine.advance(of: bytes, in: chosen, roundingEach: family == emojiFamily) {
+                (width, metrics) = shaped
                 measured[key] = (width, metrics)
             }
             if layout.clusterAt.isEmpty { layout.clusterAt = [Int32](repeating: -1, count: n) }
@@ -139,7 +129,7 @@ struct EmojiLayout {
             layout.clusters.append(EmojiCluster(start: i, end: j, width: width, metrics: metrics))
             i = j
         }
-        layout.squeezePunctuation(prepared, spanFonts: spanFonts, catalog: catalog)
+        layout.squeezePunctuation(prepared, spanFonts: spanFonts, engine: engine)
         for k in 0..<n where isCursive(scalars[k].value) {
             if layout.unspaced.isEmpty { layout.unspaced = [Bool](repeating: false, count: n) }
             layout.unspaced[k] = true
@@ -169,7 +159,7 @@ struct EmojiLayout {
     /// or by a full-width opening one is set half-width; otherwise a full-width opening
     /// punctuation preceded by opening, closing, dot or middle punctuation is. "Full-width": the first font of the list that has it is the CJK font
     /// (earlier fonts of the chain draw some of them narrow, and those are not squeezed).
-    private mutating func squeezePunctuation(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) {
+    private mutating func squeezePunctuation(_ prepared: PreparedText, spanFonts: [EngineFont], engine: PangoEngine) {
         let scalars = prepared.scalars
         let n = scalars.count
         guard n > 1 else { return }
@@ -181,30 +171,21 @@ struct EmojiLayout {
             let a = EmojiLayout.punctuationKind(scalars[previous].value), b = EmojiLayout.punctuationKind(scalars[k].value)
             guard a != .other && b != .other else { continue }
             var target = -1
-            let openAfter = b == .open && isFullWidth(k, prepared, spanFonts, catalog)
+            let openAfter = b == .open && isFullWidth(k, prepared, spanFonts, engine)
             if (a == .close || a == .dot) && previous != halved && (b != .open || openAfter)
-                && isFullWidth(previous, prepared, spanFonts, catalog) {
+                && isFullWidth(previous, prepared, spanFonts, engine) {
                 target = previous
             } else if openAfter {
                 target = k
             }
             guard target >= 0, cluster(at: target) < 0 else { continue }
             let font = spanFonts[Int(prepared.span[target])].resolved
-            let cjk = catalog.resolve(FontDescriptor(family: FontCatalog.cjkFamily, size: font.pixelSize,
-                                                     weight: font.weight, italic: font.slant != 0))
+            let cjk = engine.resolved(FontCatalog.cjkFamily, like: font)
             var metrics = FontMetrics.zero
             var width = font.pixelSize / 2
-            if let face = catalog.hbFace(cjk) {
-                let bytes = Array(String(scalars[target]).utf8)
-                width = bytes.withUnsafeBufferPointer { b in
-                    b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
-                        loom_hb_advance(face, $0, Int32(b.count), cjk.pixelSize, 0)
-                    }
-                } / 2
-                var upem: Int32 = 0, asc: Int32 = 0, d: Int32 = 0, g: Int32 = 0
-                if loom_face_metrics(face, &upem, &asc, &d, &g) != 0 {
-                    metrics = FontMetrics(unitsPerEm: upem, ascender: asc, descender: d, lineGap: g, pixelSize: cjk.pixelSize)
-                }
+            if let (full, m) = engine.advance(of: Array(String(scalars[target]).utf8), in: cjk, roundingEach: false) {
+                width = full / 2
+                metrics = m
             }
             if clusterAt.isEmpty { clusterAt = [Int32](repeating: -1, count: n) }
             clusterAt[target] = Int32(clusters.count)
@@ -216,14 +197,10 @@ struct EmojiLayout {
         for (index, c) in clusters.enumerated() { for k in c.start..<c.end { clusterAt[k] = Int32(index) } }
     }
 
-    private func isFullWidth(_ k: Int, _ prepared: PreparedText, _ spanFonts: [EngineFont], _ catalog: FontCatalog) -> Bool {
+    private func isFullWidth(_ k: Int, _ prepared: PreparedText, _ spanFonts: [EngineFont], _ engine: PangoEngine) -> Bool {
         let v = prepared.scalars[k].value
         let family = spanFonts[Int(prepared.span[k])].resolved.family
-        if catalog.family(family, has: v) { return family == FontCatalog.cjkFamily }
-        for f in catalog.fallbackChain {
-            if catalog.family(f, has: v) { return f == FontCatalog.cjkFamily }
-        }
-        return false
+        return engine.firstFamily(of: v, after: family, skippingEmoji: false) == FontCatalog.cjkFamily
     }
 
     private mutating func findSpaces(_ prepared: PreparedText, spanFonts: [EngineFont], catalog: FontCatalog) {
@@ -249,5 +226,62 @@ struct EmojiLayout {
             }
             i = j
         }
+    }
+}
+
+/// What the emoji clusters need of the engine: font choices and HarfBuzz fonts, cached per
+/// engine (fonts, not measurements: every cluster is still shaped in each text).
+extension PangoEngine {
+    /// `family` when it has `v`, else the first family of the fallback chain that has it
+    /// (the emoji font skipped when `skippingEmoji`), or nil.
+    func firstFamily(of v: UInt32, after family: String, skippingEmoji: Bool) -> String? {
+        let emoji = FontCatalog.emojiFamily
+        if (!skippingEmoji || family != emoji) && catalog.family(family, has: v) { return family }
+        let chain = catalog.fallbackChain
+        var k = chainIndex(of: v)
+        guard k >= 0 else { return nil }
+        if skippingEmoji && chain[k] == emoji {
+            k += 1
+            while k < chain.count && (chain[k] == emoji || !catalog.family(chain[k], has: v)) { k += 1 }
+            if k == chain.count { return nil }
+        }
+        return chain[k]
+    }
+
+    /// The face of `family` CSS font matching picks at `font`'s size, weight and style.
+    func resolved(_ family: String, like font: ResolvedFont) -> ResolvedFont {
+        let descriptor = FontDescriptor(family: family, size: font.pixelSize, weight: font.weight, italic: font.slant != 0)
+        if let known = resolvedChoices[descriptor] { return known }
+        let r = catalog.resolve(descriptor)
+        if resolvedChoices.count >= 512 { resolvedChoices.removeAll() }
+        resolvedChoices[descriptor] = r
+        return r
+    }
+
+    /// The advance of `bytes` (UTF-8) shaped by HarfBuzz in `font` (each glyph's advance
+    /// rounded to a whole pixel when `roundingEach`), and the font's metrics at its size;
+    /// nil when the font file cannot be read.
+    func advance(of bytes: [UInt8], in font: ResolvedFont, roundingEach: Bool) -> (Double, FontMetrics)? {
+        guard let face = hbFont(font) else { return nil }
+        let buffer = hbBuffer
+        hb_buffer_clear_contents(buffer)
+        bytes.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { hb_buffer_add_utf8(buffer, $0.baseAddress, Int32(b.count), 0, Int32(b.count)) }
+        }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(face.font, buffer, nil, 0)
+        var count: UInt32 = 0
+        let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        let scale = font.pixelSize / Double(face.upem)
+        var sum = 0.0
+        for i in 0..<Int(count) {
+            let a = Double(positions![i].x_advance) * scale
+            sum += roundingEach ? (a + 0.5).rounded(.down) : a
+        }
+        let metrics = face.metrics.map {
+            FontMetrics(unitsPerEm: $0.upem, ascender: $0.ascender, descender: $0.descender, lineGap: $0.lineGap,
+                        pixelSize: font.pixelSize)
+        } ?? .zero
+        return (sum, metrics)
     }
 }

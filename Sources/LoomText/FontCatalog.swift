@@ -44,10 +44,33 @@ final class FontCatalog: @unchecked Sendable {
     /// HarfBuzz faces by file and index, made when first needed (Emoji.swift); never freed.
     private let hbFaces = Mutex<[String: OpaquePointer]>([:])
 
+    /// `familyCharsets` also under each canonical name (the same sets, not owned), so that a
+    /// look-up by a resolved font's family lowercases nothing.
+    private let charsetsByName: [String: OpaquePointer]
+    /// The character set of each family of `fallbackChain`, in its order.
+    private let chainCharsets: [OpaquePointer?]
+
     /// Whether the family (canonical or lower-cased name) has a glyph for `v`.
     func family(_ name: String, has v: UInt32) -> Bool {
-        guard let set = familyCharsets[name] ?? familyCharsets[name.lowercased()] else { return false }
+        guard let set = charsetsByName[name] ?? familyCharsets[name.lowercased()] else { return false }
         return FcCharSetHasChar(set, v) != 0
+    }
+
+    /// The families of the chain for the scripts most texts use (`coreScripts`), and Noto
+    /// Sans, the CJK and the emoji fonts: per index of `fallbackChain`, whether it is one.
+    let inCore: [Bool]
+    /// `inCore`'s families joined with commas, in the chain's order (see `fallbackSuffix`).
+    let coreSuffix: String
+    /// Script faces of the core chain (`Noto Sans <Script>`): the scripts of the issue's
+    /// contract, and the other scripts with the most writers.
+    static let coreScripts = ["Arabic", "Hebrew", "Devanagari", "Thai", "Bengali", "Tamil", "Telugu", "Gujarati",
+                              "Gurmukhi", "Kannada", "Malayalam", "Oriya", "Sinhala", "Khmer", "Lao", "Myanmar",
+                              "Georgian", "Armenian", "Ethiopic", "Syriac", "Thaana"]
+
+    /// The index in `fallbackChain` of the first family that has `v`, or -1.
+    func chainIndex(of v: UInt32) -> Int {
+        for (k, set) in chainCharsets.enumerated() where set.map({ FcCharSetHasChar($0, v) != 0 }) ?? false { return k }
+        return -1
     }
 
     /// The HarfBuzz face of a resolved font's file (shared by all threads: faces are immutable).
@@ -247,6 +270,15 @@ final class FontCatalog: @unchecked Sendable {
         if let n = names[FontCatalog.emojiFamily.lowercased()] { chain.append(n) }
         self.fallbackChain = chain
         self.fallbackSuffix = chain.map { "," + $0 }.joined()
+        let core = Set(["noto sans", FontCatalog.cjkFamily.lowercased(), FontCatalog.emojiFamily.lowercased()]
+            + FontCatalog.coreScripts.map { "noto sans " + $0.lowercased() })
+        let inCore = chain.map { core.contains($0.lowercased()) }
+        self.inCore = inCore
+        self.coreSuffix = zip(chain, inCore).filter(\.1).map { "," + $0.0 }.joined()
+        var byName = familyChars
+        for (key, name) in names { if let set = familyChars[key] { byName[name] = set } }
+        self.charsetsByName = byName
+        self.chainCharsets = chain.map { familyChars[$0.lowercased()] }
         for i in infos.indices { infos[i].fallbackOrder = chain.firstIndex(of: infos[i].name) }
         self.families = infos.sorted { $0.name < $1.name }
     }

@@ -8,6 +8,9 @@ final class EngineFont {
     let description: OpaquePointer          // PangoFontDescription*
     let font: UnsafeMutablePointer<PangoFont>?
     let metrics: FontMetrics
+    /// The same description with the core chain only (FontCatalog.coreSuffix), made when
+    /// first needed; for texts whose fallback characters all take a family of it.
+    private var core: OpaquePointer?
     /// The word cache's key for this font and the face's word profile (looked up once).
     private var wordID: Int32 = -1
     private var profile: FaceWordProfile?
@@ -31,7 +34,16 @@ final class EngineFont {
         return p
     }
 
+    func coreDescription(_ catalog: FontCatalog) -> OpaquePointer {
+        if let core { return core }
+        let d = pango_font_description_copy(description)!
+        pango_font_description_set_family(d, resolved.family + catalog.coreSuffix)
+        core = d
+        return d
+    }
+
     deinit {
+        if let core { pango_font_description_free(core) }
         pango_font_description_free(description)
         if let font { loom_object_unref(font) }
     }
@@ -120,6 +132,25 @@ final class PangoEngine {
     let tokenLayout: OpaquePointer
 
     private var fonts: [FontDescriptor: EngineFont] = [:]
+    /// Per code point, the index in the fallback chain of the first family that has it
+    /// (-1: none); a font choice, bounded by `cacheLimit` × 64 entries.
+    private var chainChoice: [UInt32: Int16] = [:]
+    /// Whether Pango always gets the whole fallback chain (tests; see `needsCoreChainOnly`).
+    var wholeChain = false
+    /// Faces the fallback chain resolves to, by request (Emoji.swift).
+    var resolvedChoices: [FontDescriptor: ResolvedFont] = [:]
+    /// A HarfBuzz font (at its units per em) and the face's metrics, per font file.
+    struct HBFont {
+        let font: OpaquePointer
+        /// Units per em (the scale of its advances).
+        let upem: Int32
+        /// The face's metrics, or nil when it has none.
+        let metrics: (upem: Int32, ascender: Int32, descender: Int32, lineGap: Int32)?
+    }
+    private struct FaceKey: Hashable { var file: String; var index: Int32 }
+    private var hbFonts: [FaceKey: HBFont] = [:]
+    /// The buffer HarfBuzz shapes emoji clusters in.
+    let hbBuffer: OpaquePointer = hb_buffer_create()
     private var resolvedFonts: [ResolvedFont: EngineFont] = [:]
     /// Metrics of fonts Pango picked for runs (fallback fonts), by PangoFont* (referenced).
     private var runFontMetrics: [UnsafeMutableRawPointer: FontMetrics] = [:]
@@ -208,6 +239,20 @@ final class PangoEngine {
         g_object_unref(UnsafeMutableRawPointer(context))
         g_object_unref(UnsafeMutableRawPointer(fontMap))
         pango_glyph_string_free(wordGlyphs)
+        for f in hbFonts.values { hb_font_destroy(f.font) }
+        hb_buffer_destroy(hbBuffer)
+    }
+
+    /// The engine's HarfBuzz font for `font`'s file (made once; the face is the catalog's).
+    func hbFont(_ font: ResolvedFont) -> HBFont? {
+        let key = FaceKey(file: font.file, index: font.index)
+        if let f = hbFonts[key] { return f }
+        guard let face = catalog.hbFace(font), let hb = hb_font_create(face) else { return nil }
+        var upem: Int32 = 0, a: Int32 = 0, d: Int32 = 0, g: Int32 = 0
+        let ok = loom_face_metrics(face, &upem, &a, &d, &g) != 0
+        let f = HBFont(font: hb, upem: Int32(hb_face_get_upem(face)), metrics: ok ? (upem, a, d, g) : nil)
+        hbFonts[key] = f
+        return f
     }
 
     private func releaseRunFonts() {
@@ -259,6 +304,7 @@ final class PangoEngine {
         if fonts.count > PangoEngine.cacheLimit || resolvedFonts.count > PangoEngine.cacheLimit {
             fonts.removeAll(); resolvedFonts.removeAll()
         }
+        if chainChoice.count > PangoEngine.cacheLimit * 64 { chainChoice.removeAll() }
         if runFontMetrics.count > PangoEngine.cacheLimit { releaseRunFonts() }
         if verifiedFonts.count > PangoEngine.cacheLimit { releaseVerifiedFonts() }
         if tokenWidths.count > PangoEngine.cacheLimit { tokenWidths.removeAll() }
@@ -370,6 +416,42 @@ final class PangoEngine {
         }
     }
 
+    // MARK: Font choices
+
+    /// Whether every character of `prepared` that its span's family lacks takes a family of
+    /// the core chain (FontCatalog.inCore): then Pango, given the core chain instead
+    /// of the whole one, picks the same font for every character (the first family of the
+    /// list that has it: the same family, since only families that come after it, or that
+    /// have none of the text's characters, are left out), and hashes and compares a
+    /// description a sixth as long for every run of the layout.
+    func needsCoreChainOnly(_ prepared: PreparedText, spanFonts: [EngineFont]) -> Bool {
+        let inCore = catalog.inCore
+        let scalars = prepared.scalars
+        var lastSpan: Int32 = -1
+        var family = ""
+        for i in 0..<scalars.count {
+            let v = scalars[i].value
+            guard v >= 0x80 else { continue }
+            let s = prepared.span[i]
+            if s != lastSpan { lastSpan = s; family = spanFonts[Int(s)].resolved.family }
+            if catalog.family(family, has: v) { continue }
+            let k = chainIndex(of: v)
+            // A character no font of the chain has takes the whole chain too: the font whose
+            // missing-glyph box it gets stays the one it always got.
+            if k >= 0 ? !inCore[k] : !FontCatalog.drawsNothing(v) { return false }
+        }
+        return true
+    }
+
+    /// The index in the fallback chain of the first family that has `v` (-1: none).
+    @inline(__always)
+    func chainIndex(of v: UInt32) -> Int {
+        if let k = chainChoice[v] { return Int(k) }
+        let k = catalog.chainIndex(of: v)
+        chainChoice[v] = Int16(k)
+        return k
+    }
+
     // MARK: Measuring
 
     /// The measurement of `text` in `container`. With a `budget` that stops it (before or
@@ -438,7 +520,8 @@ final class PangoEngine {
                                       throughParagraph: mode == .head || mode == .middle)
         var layoutParameters = LayoutParameters(text: text, prepared: prepared, base: base, spanFonts: spanFonts,
                                                 spanSpacing: spanSpacing, lineHeight: lineHeight, width: container.width)
-        layoutParameters.emoji = EmojiLayout.make(prepared, spanFonts: spanFonts, catalog: catalog)
+        layoutParameters.emoji = EmojiLayout.make(prepared, spanFonts: spanFonts, engine: self)
+        layoutParameters.coreChain = !wholeChain && needsCoreChainOnly(prepared, spanFonts: spanFonts)
         guard let source = layOut(layoutParameters, into: &collector) else { return placeholder }
         let lines = collector.lines
 

@@ -26,6 +26,8 @@ struct LayoutParameters {
     let width: Double
     /// Emoji clusters the engine measures itself (Emoji.swift); empty for most texts.
     var emoji = EmojiLayout()
+    /// Whether Pango gets the core chain only (PangoEngine.needsCoreChainOnly).
+    var coreChain = false
 }
 
 /// Collects a text's lines as they are laid out (hanging soft-wrapped white space on the
@@ -199,7 +201,7 @@ extension PangoEngine {
     func configureLayout(_ layout: OpaquePointer, _ p: LayoutParameters, from: Int, to: Int, width: Int32,
                          split: Int? = nil) {
         let prepared = p.prepared
-        pango_layout_set_font_description(layout, p.base.description)
+        pango_layout_set_font_description(layout, p.coreChain ? p.base.coreDescription(catalog) : p.base.description)
         pango_layout_set_wrap(layout, p.text.truncationMode == .charWrap ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
         pango_layout_set_width(layout, width)
 
@@ -223,7 +225,7 @@ extension PangoEngine {
         func insertFonts(before limit: Int) {
             while nextFont < fontRuns.count && fontRuns[nextFont].0 <= limit {
                 let (a, b, f) = fontRuns[nextFont]
-                let attr = pango_attr_font_desc_new(f.description)!
+                let attr = pango_attr_font_desc_new(p.coreChain ? f.coreDescription(catalog) : f.description)!
                 attr.pointee.start_index = UInt32(prepared.byteOffset[a] - origin)
                 attr.pointee.end_index = UInt32(prepared.byteOffset[b] - origin)
                 pango_attr_list_insert(list, attr)

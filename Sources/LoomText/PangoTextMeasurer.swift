@@ -109,6 +109,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private let cache: MeasurementCache
     private let wordCache: WordCache?
     private let strategy: LayoutStrategy
+    private let wholeChain: Bool
 
     /// - Parameters:
     ///   - extraFontDirectories: directories whose fonts are added to the project's
@@ -129,8 +130,12 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     }
 
     /// The same, laying texts out the given way (tests compare the ways).
+    /// `wholeChain`: Pango always gets the whole fallback chain, never the core one (tests
+    /// compare the two).
     init(extraFontDirectories: [String] = [], cacheCapacity: Int = 20_000, wordCacheCapacity: Int = 100_000,
-         cacheBytes: Int = 32 << 20, wordCacheBytes: Int = 16 << 20, strategy: LayoutStrategy) throws {
+         cacheBytes: Int = 32 << 20, wordCacheBytes: Int = 16 << 20, strategy: LayoutStrategy,
+         wholeChain: Bool = false) throws {
+        self.wholeChain = wholeChain
         catalog = try FontCatalog(extraFontDirectories: extraFontDirectories)
         cache = MeasurementCache(capacity: cacheCapacity, bytes: cacheBytes)
         wordCache = wordCacheCapacity > 0 ? WordCache(capacity: wordCacheCapacity, bytes: wordCacheBytes) : nil
@@ -326,6 +331,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
             idleEngines.popLast()
         } ?? {
             let engine = PangoEngine(catalog: catalog, wordCache: wordCache, strategy: strategy)
+            engine.wholeChain = wholeChain
             poolLock.withLock { _ in engineCount += 1; allEngines.append(engine) }
             return engine
         }()

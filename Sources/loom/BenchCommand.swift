@@ -216,8 +216,13 @@ struct BenchCommand: ParsableCommand {
         }
         func walk(_ x: Any) -> Any {
             if let d = x as? [String: Any] {
+                // Keys in order: which text gets which script must not depend on the
+                // dictionary's per-process hash seed (runs would lay out different feeds).
                 var out: [String: Any] = [:]
-                for (k, v) in d { out[k] = (k == "text" ? (v as? String).map(rewrite) : nil) ?? walk(v) }
+                for k in d.keys.sorted() {
+                    let v = d[k]!
+                    out[k] = (k == "text" ? (v as? String).map(rewrite) : nil) ?? walk(v)
+                }
                 return out
             }
             if let a = x as? [Any] { return a.map(walk) }
