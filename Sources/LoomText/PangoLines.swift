@@ -1,6 +1,22 @@
 import CPango
 import LoomLayout
 
+/// One laid-out line, in the terms the CSS rules need.
+struct LineInfo {
+    /// Scalar range of the line (without its paragraph separator).
+    var start: Int
+    var end: Int
+    /// First and last content scalar (not white space, not inserted), or -1 when none.
+    var first: Int
+    var last: Int
+    /// CSS width: advances up to the last content character, letter spacing after each.
+    var width: Double
+    /// CSS line box height.
+    var height: Double
+    /// Whether the line ends its paragraph.
+    var endsParagraph: Bool
+}
+
 /// A line as Pango laid it out, in scalars of the whole prepared text.
 struct RawLine {
     var start: Int
@@ -274,76 +290,6 @@ extension PangoEngine {
         }
     }
 
-    @inline(__always)
-    func spacing(_ prepared: PreparedText, _ spanSpacing: [Double], _ i: Int) -> Double {
-        prepared.inserted[i] ? 0 : spanSpacing[Int(prepared.span[i])]
-    }
-
-    /// The same, and none for the scalars the browser leaves unspaced (Emoji.swift).
-    @inline(__always)
-    func spacing(_ p: LayoutParameters, _ i: Int) -> Double {
-        p.emoji.takesNoSpacing(i) ? 0 : spacing(p.prepared, p.spanSpacing, i)
-    }
-
-    @inline(__always)
-    func isContent(_ prepared: PreparedText, _ i: Int) -> Bool {
-        !prepared.inserted[i] && !isCollapsibleSpace(prepared.scalars[i])
-    }
-
-    /// Byte offsets in the UTF-8 text → scalar indices (offsets past the end: the end).
-    struct ScalarIndex {
-        let table: UnsafeBufferPointer<Int32>
-        let byteCount: Int
-        @inline(__always) func callAsFunction(_ byte: Int) -> Int { Int(table[min(byte, byteCount)]) }
-    }
-
-    /// Where `analyzeLines` writes, per scalar of [from, to) (index `scalar - from`).
-    struct LineAnalysis {
-        let from: Int
-        let to: Int
-        let widths: UnsafeMutablePointer<Int>
-        let items: UnsafeMutablePointer<UInt64>?
-        let fonts: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-    }
-
-    /// Reads the lines of `layout`, whose text is the scalars [from, to) of the prepared
-    /// text, into `rawLines` (appended), each scalar's cluster advances (letter spacing
-    /// included, attributed to the cluster's first scalar) into `widths[scalar - from]`,
-    /// and, when `items` is given, each scalar's item (font, level, script, language: a hash,
-    /// but for bits 1–8, the script, and bit 0, set on the first scalar of a run) into
-    /// `items[scalar - from]`, and its font into
-    /// `fonts[scalar - from]`. Returns the sum of the advances' magnitudes.
-    @discardableResult
-    func analyzeLines(_ layout: OpaquePointer, _ p: LayoutParameters, from: Int, to: Int,
-                      widths: UnsafeMutablePointer<Int>, items: UnsafeMutablePointer<UInt64>?,
-                      fonts: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int {
-        let prepared = p.prepared
-        let origin = Int(prepared.byteOffset[from])
-        widths.update(repeating: 0, count: to - from)
-        if spanMark.count < p.text.spans.count { spanMark = [Int](repeating: 0, count: p.text.spans.count) }
-        let out = LineAnalysis(from: from, to: to, widths: widths, items: items, fonts: fonts)
-
-        var runFonts: [UnsafeMutableRawPointer] = []
-        var node = pango_layout_get_lines_readonly(layout)
-        prepared.scalarAtByte.withUnsafeBufferPointer { table in
-            let scalar = ScalarIndex(table: table, byteCount: prepared.utf8.count)
-            while let current = node {
-                node = current.pointee.next
-                guard let line = current.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) else { continue }
-                let startByte = origin + Int(line.pointee.start_index)
-                let start = scalar(startByte)
-                let end = min(to, scalar(startByte + Int(line.pointee.length)))
-                runFonts.removeAll(keepingCapacity: true)
-                let runCount = readRuns(of: line, p, origin: origin, scalar, out, runFonts: &runFonts)
-                restoreLetterSpacing(runCount: runCount, out)
-                rawLines.append(contentExtent(p, start: start, end: end, out, runFonts: runFonts))
-            }
-        }
-        var magnitude = 0
-        for i in 0..<(to - from) { magnitude &+= abs(widths[i]) }
-        return magnitude
-    }
-
     /// Spaces between fallback characters in their span's family, and emoji clusters within
     /// [from, to) as shape attributes: the first scalar of a cluster as wide as the cluster,
     /// the others 0 (the widths Pango cannot compute: Emoji.swift).
@@ -387,157 +333,19 @@ extension PangoEngine {
         }
     }
 
-    /// The runs of one line: each run's item and font per scalar (`recordItem`), its
-    /// glyph advances per cluster, and what `restoreLetterSpacing` needs of it (in
-    /// `runRecords`); the fonts of runs with content into `runFonts` (for `normal` line
-    /// heights). Returns the number of runs recorded.
     @inline(__always)
-    private func readRuns(of line: UnsafeMutablePointer<PangoLayoutLine>, _ p: LayoutParameters, origin: Int,
-                          _ scalar: ScalarIndex, _ out: LineAnalysis, runFonts: inout [UnsafeMutableRawPointer]) -> Int {
-        let prepared = p.prepared
-        var runCount = 0
-        var run = line.pointee.runs
-        while let r = run {
-            run = r.pointee.next
-            guard let glyphItem = r.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-                  let item = glyphItem.pointee.item, let glyphs = glyphItem.pointee.glyphs else { continue }
-            let itemOffset = origin + Int(item.pointee.offset)
-            if out.items != nil || out.fonts != nil { recordItem(item, itemOffset: itemOffset, scalar, out) }
-            let count = Int(glyphs.pointee.num_glyphs)
-            guard count > 0 else { continue }
-            // Glyph advances per cluster (attributed to the cluster's first scalar).
-            var runHasContent = false
-            var firstScalar = -1, lastScalar = -1, firstNonZero = -1, lastNonZero = -1
-            for g in 0..<count {
-                let s = scalar(itemOffset + Int(glyphs.pointee.log_clusters[g]))
-                guard s < out.to else { continue }
-                let w = glyphs.pointee.glyphs[g].geometry.width
-                out.widths[s - out.from] &+= Int(w)
-                if g == 0 { firstScalar = s }
-                if g == count - 1 { lastScalar = s }
-                if w != 0 {
-                    if firstNonZero < 0 { firstNonZero = s }
-                    lastNonZero = s
-                }
-                if !prepared.inserted[s] { runHasContent = true }
-            }
-            let firstZero = glyphs.pointee.glyphs[0].geometry.width == 0
-            let lastZero = glyphs.pointee.glyphs[count - 1].geometry.width == 0
-            let itemScalar = scalar(itemOffset)
-            let spacingUnits = itemScalar < prepared.count
-                ? Int32((spacing(p, itemScalar) * Double(LOOM_PANGO_SCALE)).rounded()) : 0
-            let record = RunRecord(leftTarget: firstZero ? firstNonZero : firstScalar, leftZero: firstZero,
-                                   rightTarget: lastZero ? lastNonZero : lastScalar, rightZero: lastZero,
-                                   spacing: spacingUnits)
-            if runCount < runRecords.count { runRecords[runCount] = record } else { runRecords.append(record) }
-            runCount += 1
-            if let font = item.pointee.analysis.font { verify(font, language: item.pointee.analysis.language) }
-            if p.lineHeight == nil, runHasContent, p.emoji.cluster(at: itemScalar) < 0,
-               let font = item.pointee.analysis.font {
-                let key = UnsafeMutableRawPointer(font)
-                if !runFonts.contains(key) { runFonts.append(key) }
-            }
-        }
-        return runCount
+    func spacing(_ prepared: PreparedText, _ spanSpacing: [Double], _ i: Int) -> Double {
+        prepared.inserted[i] ? 0 : spanSpacing[Int(prepared.span[i])]
     }
 
-    /// Writes an item's key (see `analyzeLines`) and font on each of its scalars.
+    /// The same, and none for the scalars the browser leaves unspaced (Emoji.swift).
     @inline(__always)
-    private func recordItem(_ item: UnsafeMutablePointer<PangoItem>, itemOffset: Int, _ scalar: ScalarIndex,
-                            _ out: LineAnalysis) {
-        let a = item.pointee.analysis
-        var key = UInt64(UInt(bitPattern: a.font)) &* 0x9E37_79B9_7F4A_7C15
-        key ^= (UInt64(a.level) << 8 | UInt64(a.flags) << 24)
-        key ^= UInt64(UInt(bitPattern: a.language)) &* 0xC2B2_AE3D_27D4_EB4F
-        key = key & ~0x1FF | UInt64(a.script) << 1
-        let s0 = max(out.from, scalar(itemOffset)), s1 = min(out.to, scalar(itemOffset + Int(item.pointee.length)))
-        if s0 < s1, let items = out.items {
-            for s in s0..<s1 { items[s - out.from] = key }
-            items[s0 - out.from] |= 1
-        }
-        if s0 < s1, let fonts = out.fonts {
-            let font = a.font.map { UnsafeMutableRawPointer($0) }
-            for s in s0..<s1 { fonts[s - out.from] = font }
-        }
+    func spacing(_ p: LayoutParameters, _ i: Int) -> Double {
+        p.emoji.takesNoSpacing(i) ? 0 : spacing(p.prepared, p.spanSpacing, i)
     }
 
-    /// Undoes Pango's trimming of letter spacing at the ends of the line (and next to
-    /// zero-width glyphs), as its adjust_line_letter_spacing() does it, so that every
-    /// cluster carries its full spacing, as in CSS.
     @inline(__always)
-    private func restoreLetterSpacing(runCount: Int, _ out: LineAnalysis) {
-        for r in 0..<runCount {
-            let rec = runRecords[r]
-            if rec.spacing == 0 { continue }
-            let (left, right) = PangoEngine.distributeLetterSpacing(rec.spacing)
-            if (rec.leftZero || r == 0), rec.leftTarget >= out.from { out.widths[rec.leftTarget - out.from] &+= Int(left) }
-            if (rec.rightZero || r == runCount - 1), rec.rightTarget >= out.from {
-                out.widths[rec.rightTarget - out.from] &+= Int(right)
-            }
-        }
-    }
-
-    /// The line [start, end) with its content extent (first and last content scalar), its
-    /// CSS width (the advances between them) and its line box height.
-    @inline(__always)
-    private func contentExtent(_ p: LayoutParameters, start: Int, end: Int, _ out: LineAnalysis,
-                               runFonts: [UnsafeMutableRawPointer]) -> RawLine {
-        let prepared = p.prepared
-        var first = -1, last = -1
-        var k = start
-        while k < end { if isContent(prepared, k) { first = k; break }; k += 1 }
-        if first >= 0 {
-            k = end - 1
-            while k >= first { if isContent(prepared, k) { last = k; break }; k -= 1 }
-        }
-        var units = 0
-        if first >= 0 { for j in first...last { units &+= out.widths[j - out.from] } }
-        let height = lineBoxHeight(p, start: start, end: end, runFonts: runFonts)
-        return RawLine(start: start, end: end, first: first, last: last, units: units, height: height)
-    }
-
-    /// The CSS line box of the line [start, end): the strut (base font) and every inline
-    /// box on the line (span fonts; with `normal` line height, also the fonts Pango chose
-    /// for its runs, `runFonts`).
-    func lineBoxHeight(_ p: LayoutParameters, start: Int, end: Int, runFonts: [UnsafeMutableRawPointer]) -> Double {
-        let prepared = p.prepared
-        let n = prepared.count
-        spanStamp &+= 1
-        let stamp = spanStamp
-        var (above, below) = p.base.metrics.halfLeadingSplit(lineHeight: p.lineHeight)
-        let spanEnd = (end < n && prepared.scalars[end] == "\n") ? end + 1 : end
-        var j = start
-        while j < spanEnd {
-            if !prepared.inserted[j] {
-                let s = Int(prepared.span[j])
-                if spanMark[s] != stamp {
-                    spanMark[s] = stamp
-                    let f = p.spanFonts[s]
-                    if f !== p.base && f.resolved != p.base.resolved {
-                        let (a, b) = f.metrics.halfLeadingSplit(lineHeight: p.lineHeight)
-                        above = max(above, a); below = max(below, b)
-                    }
-                }
-            }
-            j += 1
-        }
-        if p.lineHeight == nil && !p.emoji.isEmpty {
-            // Emoji clusters: the font the engine chose for each.
-            for j in start..<min(spanEnd, n) {
-                let c = p.emoji.cluster(at: j)
-                if c >= 0 && p.emoji.clusters[c].start == j {
-                    let (a, b) = p.emoji.clusters[c].metrics.halfLeadingSplit(lineHeight: nil)
-                    above = max(above, a); below = max(below, b)
-                }
-            }
-        }
-        if p.lineHeight == nil {
-            let baseFont = p.base.font.map { UnsafeMutableRawPointer($0) }
-            for font in runFonts where font != baseFont {
-                let (a, b) = metrics(ofRunFont: font).halfLeadingSplit(lineHeight: nil)
-                above = max(above, a); below = max(below, b)
-            }
-        }
-        return above + below
+    func isContent(_ prepared: PreparedText, _ i: Int) -> Bool {
+        !prepared.inserted[i] && !isCollapsibleSpace(prepared.scalars[i])
     }
 }

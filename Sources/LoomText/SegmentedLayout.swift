@@ -44,6 +44,18 @@ import LoomLayout
 // opportunities in 64-bit integers (GreedyLines.swift). The test `SegmentedLayoutTests`
 // compares windows, down to the smallest, with whole layouts on texts both can lay out.
 
+/// How an engine lays out the texts that Pango lays out (tests compare the ways).
+enum LayoutStrategy: Sendable, Equatable {
+    /// One Pango layout for a short text, windows for a long one (SegmentedLayout.swift).
+    case automatic
+    /// One Pango layout of the whole text, whatever its length (quadratic for a long word
+    /// at a small width, and Pango's 32-bit sums can overflow: tests only).
+    case whole
+    /// Always in windows; `scale` is how many line widths a window covers beyond the least
+    /// it needs (0: the smallest windows, the most seams; tests).
+    case windows(scale: Double)
+}
+
 /// Paragraphs of a prepared text and the base direction Pango gives each.
 struct Paragraphs {
     var starts: [Int] = []

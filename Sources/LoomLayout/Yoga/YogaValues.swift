@@ -1,0 +1,181 @@
+// The small value types of the Yoga engine, as Yoga names them: measure modes, axes, edges,
+// directions, alignments, values with their units, a node's edge values, cache entries.
+//
+// Undefined is NaN, as in Yoga; arithmetic with it stays undefined.
+
+/// `YGMeasureMode`.
+enum YogaMeasureMode: Int8 { case undefined = 0, exactly = 1, atMost = 2 }
+
+/// `YGFlexDirection`, resolved against the layout direction where Yoga does so.
+enum YogaAxis: Int {
+    case column = 0, columnReverse = 1, row = 2, rowReverse = 3
+    @inline(__always) var isRow: Bool { rawValue >= 2 }
+    @inline(__always) var isColumn: Bool { rawValue < 2 }
+    @inline(__always) var isReverse: Bool { self == .columnReverse || self == .rowReverse }
+    /// The physical edge (`YogaEdge`) the axis starts from and ends at.
+    @inline(__always) var leading: Int {
+        switch self { case .column: return YogaEdge.top; case .columnReverse: return YogaEdge.bottom
+        case .row: return YogaEdge.left; case .rowReverse: return YogaEdge.right }
+    }
+    @inline(__always) var trailing: Int {
+        switch self { case .column: return YogaEdge.bottom; case .columnReverse: return YogaEdge.top
+        case .row: return YogaEdge.right; case .rowReverse: return YogaEdge.left }
+    }
+    /// 0 = width, 1 = height.
+    @inline(__always) var dimension: Int { isRow ? 0 : 1 }
+
+    /// `YGResolveFlexDirection`: rows swap under RTL.
+    @inline(__always) func resolved(_ direction: YogaResolvedDirection) -> YogaAxis {
+        guard direction == .rtl else { return self }
+        switch self {
+        case .row: return .rowReverse
+        case .rowReverse: return .row
+        default: return self
+        }
+    }
+    /// `YGFlexDirectionCross`.
+    @inline(__always) func cross(_ direction: YogaResolvedDirection) -> YogaAxis {
+        isColumn ? YogaAxis.row.resolved(direction) : .column
+    }
+}
+
+/// Physical edges of the layout arrays.
+enum YogaEdge {
+    static let left = 0, top = 1, right = 2, bottom = 3
+}
+
+/// `YGDirection` as passed between nodes: inherit only at the root call.
+enum YogaResolvedDirection: Int8 { case inherit = 0, ltr = 1, rtl = 2 }
+
+/// `YGAlign`, the values Texture can set.
+enum YogaAlign: Int8 { case auto, flexStart, center, flexEnd, stretch, baseline }
+
+/// `YGJustify`, the values Texture can set.
+enum YogaJustify: Int8 { case flexStart, center, flexEnd, spaceBetween, spaceAround }
+
+/// `YGValue` as Texture writes it: auto and unset are both undefined here (Yoga treats
+/// them alike for every property Texture can set).
+enum YogaValue: Equatable {
+    case undefined
+    case point(Float)
+    case percent(Float)
+
+    init(_ d: Dimension?) {
+        switch d {
+        case nil, .auto?: self = .undefined
+        case .points(let v)?:
+            let f = yogaFloat(v)
+            self = f.isNaN ? .undefined : .point(f)
+        case .fraction(let f)?: self = .percent(Float(f * 100))
+        }
+    }
+
+    var isUndefined: Bool { if case .undefined = self { return true } else { return false } }
+    var isPercent: Bool { if case .percent = self { return true } else { return false } }
+
+    /// `YGResolveValue`.
+    @inline(__always) func resolve(_ ownerSize: Float) -> Float {
+        switch self {
+        case .undefined: return .nan
+        case .point(let v): return v
+        case .percent(let p): return p * ownerSize * 0.01
+        }
+    }
+}
+
+/// `yogaFloatForCGFloat`: a float, or undefined for values at or above CGFLOAT_MAX/2.
+@inline(__always) func yogaFloat(_ v: Double) -> Float {
+    v < cgFloatMax / 2 ? Float(v) : .nan
+}
+
+/// Yoga's float helpers: a maximum/minimum that ignores an undefined side, and equality
+/// within 1e-4 (two undefined values are equal).
+@inline(__always) func ygMax(_ a: Float, _ b: Float) -> Float {
+    if !a.isNaN && !b.isNaN { return Swift.max(a, b) }
+    return a.isNaN ? b : a
+}
+@inline(__always) func ygMin(_ a: Float, _ b: Float) -> Float {
+    if !a.isNaN && !b.isNaN { return Swift.min(a, b) }
+    return a.isNaN ? b : a
+}
+@inline(__always) func ygEqual(_ a: Float, _ b: Float) -> Bool {
+    if !a.isNaN && !b.isNaN { return abs(a - b) < 0.0001 }
+    return a.isNaN && b.isNaN
+}
+
+/// One kind of edges (margin, padding, border or position) as Texture sets them.
+struct YogaEdgeValues {
+    var left = YogaValue.undefined, top = YogaValue.undefined, right = YogaValue.undefined, bottom = YogaValue.undefined
+    var start = YogaValue.undefined, end = YogaValue.undefined
+    var horizontal = YogaValue.undefined, vertical = YogaValue.undefined, all = YogaValue.undefined
+    /// No side set: every side is undefined.
+    var isEmpty = true
+
+    init() {}
+    init(_ e: YogaEdges) {
+        guard e.top != nil || e.left != nil || e.bottom != nil || e.right != nil || e.start != nil || e.end != nil
+            || e.horizontal != nil || e.vertical != nil || e.all != nil else { return }
+        left = YogaValue(e.left); top = YogaValue(e.top); right = YogaValue(e.right); bottom = YogaValue(e.bottom)
+        start = YogaValue(e.start); end = YogaValue(e.end)
+        horizontal = YogaValue(e.horizontal); vertical = YogaValue(e.vertical); all = YogaValue(e.all)
+        isEmpty = false
+    }
+
+    var hasPercent: Bool {
+        left.isPercent || top.isPercent || right.isPercent || bottom.isPercent || start.isPercent || end.isPercent
+            || horizontal.isPercent || vertical.isPercent || all.isPercent
+    }
+    /// The largest side set in points, at least 0.
+    var largestPoints: Float {
+        func p(_ v: YogaValue) -> Float { if case .point(let x) = v { return Swift.max(x, 0) } else { return 0 } }
+        return Swift.max(Swift.max(Swift.max(p(left), p(top)), Swift.max(p(right), p(bottom))),
+                         Swift.max(Swift.max(p(start), p(end)), Swift.max(Swift.max(p(horizontal), p(vertical)), p(all))))
+    }
+
+    @inline(__always) func physical(_ edge: Int) -> YogaValue {
+        switch edge {
+        case YogaEdge.left: return left
+        case YogaEdge.top: return top
+        case YogaEdge.right: return right
+        default: return bottom
+        }
+    }
+
+    /// The value of one side of `axis` (§6): on a row, `start`/`end` first, then the
+    /// physical side, `horizontal`, `all`; on a column the physical side, `vertical`, `all`.
+    @inline(__always) func side(_ axis: YogaAxis, leading: Bool) -> YogaValue {
+        if isEmpty { return .undefined }
+        let edge = leading ? axis.leading : axis.trailing
+        if axis.isRow {
+            let logical = leading ? start : end
+            if !logical.isUndefined { return logical }
+            let p = physical(edge)
+            if !p.isUndefined { return p }
+            if !horizontal.isUndefined { return horizontal }
+            return all
+        }
+        let p = physical(edge)
+        if !p.isUndefined { return p }
+        if !vertical.isUndefined { return vertical }
+        return all
+    }
+}
+
+/// One cached measurement (`YGCachedMeasurement`).
+struct YogaCacheEntry {
+    var availableWidth: Float = -1
+    var availableHeight: Float = -1
+    var widthMode: Int8 = -1
+    var heightMode: Int8 = -1
+    var computedWidth: Float = -1
+    var computedHeight: Float = -1
+}
+
+/// Four floats, one per physical edge.
+struct YogaFloat4 {
+    var v = (Float(0), Float(0), Float(0), Float(0))
+    @inline(__always) subscript(_ i: Int) -> Float {
+        get { switch i { case 0: return v.0; case 1: return v.1; case 2: return v.2; default: return v.3 } }
+        set { switch i { case 0: v.0 = newValue; case 1: v.1 = newValue; case 2: v.2 = newValue; default: v.3 = newValue } }
+    }
+}

@@ -1,0 +1,49 @@
+import CPango
+import LoomLayout
+
+/// A font loaded in one engine: its Pango description, the Pango font and its metrics.
+final class EngineFont {
+    let resolved: ResolvedFont
+    let description: OpaquePointer          // PangoFontDescription*
+    let font: UnsafeMutablePointer<PangoFont>?
+    let metrics: FontMetrics
+    /// The same description with the core chain only (FontCatalog.coreSuffix), made when
+    /// first needed; for texts whose fallback characters all take a family of it.
+    private var core: OpaquePointer?
+    /// The word cache's key for this font and the face's word profile (looked up once).
+    private var wordID: Int32 = -1
+    private var profile: FaceWordProfile?
+
+    init(resolved: ResolvedFont, description: OpaquePointer, font: UnsafeMutablePointer<PangoFont>?, metrics: FontMetrics) {
+        self.resolved = resolved; self.description = description; self.font = font; self.metrics = metrics
+    }
+
+    func wordFontID(_ cache: WordCache) -> Int32 {
+        if wordID < 0 { wordID = cache.fontID(resolved) }
+        return wordID
+    }
+
+    /// The profile, once wordProfile has looked it up.
+    var cachedProfile: FaceWordProfile? { profile }
+
+    func wordProfile(_ cache: WordCache, _ font: UnsafeMutablePointer<PangoFont>) -> FaceWordProfile {
+        if let profile { return profile }
+        let p = cache.profile(file: resolved.file, font: font)
+        profile = p
+        return p
+    }
+
+    func coreDescription(_ catalog: FontCatalog) -> OpaquePointer {
+        if let core { return core }
+        let d = pango_font_description_copy(description)!
+        pango_font_description_set_family(d, resolved.family + catalog.coreSuffix)
+        core = d
+        return d
+    }
+
+    deinit {
+        if let core { pango_font_description_free(core) }
+        pango_font_description_free(description)
+        if let font { loom_object_unref(font) }
+    }
+}
