@@ -174,19 +174,14 @@ final class LogOutput: @unchecked Sendable {
                 metadata.append(UInt8(ascii: " ")); metadata.append(contentsOf: k.utf8)
                 metadata.append(UInt8(ascii: "=")); metadata.append(contentsOf: v.utf8)
             }
-            let full = self.clock.withLock { c -> Bool in
-                let stamp = self.current(now, &c)
-                return self.buffer.withLock { b -> Bool in
-                    b.append(contentsOf: stamp)
-                    b.append(contentsOf: infix)
-                    b.append(contentsOf: metadata)
-                    b.append(contentsOf: source)
-                    b.append(contentsOf: message)
-                    b.append(UInt8(ascii: "\n"))
-                    return b.count >= 64 << 10
-                }
+            self.appendLine(at: now) { b, stamp in
+                b.append(contentsOf: stamp)
+                b.append(contentsOf: infix)
+                b.append(contentsOf: metadata)
+                b.append(contentsOf: source)
+                b.append(contentsOf: message)
+                b.append(UInt8(ascii: "\n"))
             }
-            if full { self.flush() }
         }
     }
 
@@ -209,21 +204,31 @@ final class LogOutput: @unchecked Sendable {
                 JSONText.append(escaping: v.utf8, to: &members)
                 members.append(UInt8(ascii: "\""))
             }
-            let full = self.clock.withLock { c -> Bool in
-                let stamp = self.current(now, &c)
-                return self.buffer.withLock { b -> Bool in
-                    b.append(contentsOf: head)
-                    b.append(contentsOf: stamp)
-                    b.append(contentsOf: infix)
-                    b.append(contentsOf: members)
-                    b.append(contentsOf: source)
-                    JSONText.append(escaping: message, to: &b)
-                    b.append(contentsOf: tail)
-                    return b.count >= 64 << 10
-                }
+            self.appendLine(at: now) { b, stamp in
+                b.append(contentsOf: head)
+                b.append(contentsOf: stamp)
+                b.append(contentsOf: infix)
+                b.append(contentsOf: members)
+                b.append(contentsOf: source)
+                JSONText.append(escaping: message, to: &b)
+                b.append(contentsOf: tail)
             }
-            if full { self.flush() }
         }
+    }
+
+    /// Writes one line into the buffer with the timestamp of `now`, under the clock's lock
+    /// then the buffer's (so lines go out in the order of their timestamps); flushes when the
+    /// buffer is full.
+    @inline(__always)
+    private func appendLine(at now: time_t, _ write: (inout [UInt8], [UInt8]) -> Void) {
+        let full = clock.withLock { c -> Bool in
+            let stamp = current(now, &c)
+            return buffer.withLock { b -> Bool in
+                write(&b, stamp)
+                return b.count >= 64 << 10
+            }
+        }
+        if full { flush() }
     }
 
     func flush() {
