@@ -21,7 +21,26 @@ public struct LayoutTree: Sendable, Hashable {
     /// Text nodes: the number of lines and whether the text was truncated.
     public var lines: Int?
     public var truncated: Bool?
+    /// Text nodes, with `includeText`: the visible lines, and what a truncated text shows.
+    public var textLines: [TextLine]?
+    public var truncatedString: String?
     public var url: String?
+}
+
+/// One laid-out line of a text node (`LayoutRequest.includeText`): points in the node's
+/// frame, its range in the text in UTF-16 code units (`NSRange`).
+public struct TextLine: Sendable, Hashable {
+    public var text: String
+    public var location: Int
+    public var length: Int
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public var baseline: Double
+    public var rightToLeft: Bool
+    /// Families that draw the line, fallbacks included.
+    public var fonts: [String]
 }
 
 /// Something about a request that did not stop its layout but that the client should know
@@ -157,7 +176,12 @@ extension Frame {
 extension LayoutTree {
     init(_ l: Components.Schemas.Layout) {
         self.init(id: l.id, type: l._type.rawValue, frame: Frame(l.frame), children: l.children.map(LayoutTree.init),
-                  lines: l.lines, truncated: l.truncated, url: l.url)
+                  lines: l.lines, truncated: l.truncated,
+                  textLines: l.textLines?.map {
+                      TextLine(text: $0.text, location: $0.location, length: $0.length, x: $0.x, y: $0.y, width: $0.width,
+                               height: $0.height, baseline: $0.baseline, rightToLeft: $0.rightToLeft, fonts: $0.fonts)
+                  },
+                  truncatedString: l.truncatedString, url: l.url)
     }
 }
 

@@ -15,14 +15,17 @@ public struct LayoutRequest: Sendable {
     /// Which parts of the answer the server encodes: both (default), only the layout tree,
     /// or only the frames (a part left out reads as empty in `LayoutResult`).
     public var output: Output
+    /// Text entries carry their laid-out lines (`LayoutTree.textLines`).
+    public var includeText: Bool
 
     public enum Output: String, Sendable { case both, layout, frames }
 
     public init(_ root: any LayoutElement, minSize: Size = Size(width: 0, height: 0), maxWidth: Double? = nil,
-                maxHeight: Double? = nil, scale: Double? = nil, includeSpecs: Bool = false, output: Output = .both) {
+                maxHeight: Double? = nil, scale: Double? = nil, includeSpecs: Bool = false, output: Output = .both,
+                includeText: Bool = false) {
         self.root = root.element
         self.minSize = minSize; self.maxWidth = maxWidth; self.maxHeight = maxHeight
-        self.scale = scale; self.includeSpecs = includeSpecs; self.output = output
+        self.scale = scale; self.includeSpecs = includeSpecs; self.output = output; self.includeText = includeText
     }
 
     /// A width-constrained request, as a feed cell is laid out: min and max width equal.
@@ -40,8 +43,9 @@ public struct LayoutRequest: Sendable {
             max: .init(width: maxWidth, height: maxHeight))
         return Schemas.LayoutRequest(
             sizeRange: range, root: try ids.element(root, path: "root"), scale: scale,
-            options: includeSpecs || output != .both
-                ? .init(includeSpecs: includeSpecs ? true : nil, output: output == .both ? nil : .init(rawValue: output.rawValue))
+            options: includeSpecs || output != .both || includeText
+                ? .init(includeSpecs: includeSpecs ? true : nil, output: output == .both ? nil : .init(rawValue: output.rawValue),
+                        includeText: includeText ? true : nil)
                 : nil)
     }
 }

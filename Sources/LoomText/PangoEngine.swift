@@ -241,7 +241,7 @@ final class PangoEngine {
     /// measurements, whatever it measured.
     static let retainedScratch = 16_384
 
-    private func releaseLargeScratch(textLength: Int) {
+    func releaseLargeScratch(textLength: Int) {
         guard textLength > PangoEngine.retainedScratch else { return }
         pango_layout_set_text(layout, "", 0)
         pango_layout_set_text(windowLayout, "", 0)

@@ -276,6 +276,26 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         }
     }
 
+    /// The visible lines in detail (TextLineDetails.swift), laid out afresh (not cached),
+    /// with the same retries as a measurement.
+    public func lines(_ text: TextAttributes, in containerSize: Size) -> TextLines? {
+        var attempt = 0
+        while true {
+            let exclusive = attempt > 0
+            func once() -> (TextLines?, Bool) {
+                withEngine { engine in
+                    engine.holdsMetricsLock = exclusive
+                    defer { engine.holdsMetricsLock = false }
+                    let lines = engine.lineDetails(text, in: containerSize)
+                    return (lines, !engine.poisoned)
+                }
+            }
+            let (lines, clean) = exclusive ? PangoEngine.metricsLock.withLock { _ in once() } : once()
+            attempt += 1
+            if clean || attempt >= 16 { return lines }
+        }
+    }
+
     // MARK: Fonts
 
     /// The families that can be used, with their aliases and faces (`GET /fonts`).

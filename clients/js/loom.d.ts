@@ -119,8 +119,9 @@ export function button(options?: ButtonOptions): Element;
 export interface Envelope {
   sizeRange?: SizeRange;
   scale?: number;
-  /** output: "both" (default), "layout" or "frames": only the part you read is encoded */
-  options?: { includeSpecs?: boolean; output?: "both" | "layout" | "frames"; [option: string]: unknown };
+  /** output: "both" (default), "layout" or "frames": only the part you read is encoded;
+   *  includeText: text entries carry their laid-out lines (`textLines`, `truncatedString`) */
+  options?: { includeSpecs?: boolean; output?: "both" | "layout" | "frames"; includeText?: boolean; [option: string]: unknown };
 }
 export interface LayoutRequest extends Envelope { root: Element }
 
@@ -133,7 +134,25 @@ export interface LayoutTree {
   children: LayoutTree[];
   lines?: number;
   truncated?: boolean;
+  /** with `options.includeText`: the visible lines, and what a truncated text shows */
+  textLines?: TextLine[];
+  truncatedString?: string;
   url?: string;
+}
+
+/** One laid-out line (`options.includeText`): points in the text entry's frame, the range
+ *  in UTF-16 code units of the element's string (JavaScript string indices). */
+export interface TextLine {
+  text: string;
+  location: number;
+  length: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  baseline: number;
+  rightToLeft: boolean;
+  fonts: string[];
 }
 
 export interface Warning { code: string; path: string; message: string; [detail: string]: unknown }

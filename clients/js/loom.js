@@ -145,6 +145,7 @@ const LIST_MEMBERS = ["children", "yogaChildren"];
  * object to its id, so frames can be read back by element.
  * @param {Element} root
  * @param {{sizeRange?: {min?: Size, max?: Size}, scale?: number, options?: Record<string, unknown>}} [envelope]
+ *   (options: `includeSpecs`, `output`, `includeText`: text entries with their `textLines`)
  */
 export function makeRequest(root, envelope = {}) {
   checkChild(root, "root");

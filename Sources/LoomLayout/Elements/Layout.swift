@@ -53,7 +53,11 @@ public struct TextLayoutInfo: Hashable, Sendable {
     /// Characters of the text that no font has (drawn as a missing-glyph box), ascending;
     /// the service reports them as a `missing_glyphs` warning.
     public var missingCodePoints: [UInt32]
-    public init(lineCount: Int, truncated: Bool, missingCodePoints: [UInt32] = []) {
+    /// The container the text was measured in (the offered size less the insets, at least
+    /// 0): where its lines are laid out again for `options.includeText`.
+    public var container: Size
+    public init(lineCount: Int, truncated: Bool, missingCodePoints: [UInt32] = [], container: Size = .zero) {
         self.lineCount = lineCount; self.truncated = truncated; self.missingCodePoints = missingCodePoints
+        self.container = container
     }
 }

@@ -34,9 +34,8 @@ public final class TextNode: DisplayNode {
             preconditionFailure("a text node was laid out without a text measurer")
         }
         measurementMemo.claim(for: measurer)
-        let measured = measurer.measure(attributes, in: Size(width: Swift.max(0, container.width),
-                                                            height: Swift.max(0, container.height)),
-                                        memo: &measurementMemo, budget: context.budget)
+        let measuredIn = Size(width: Swift.max(0, container.width), height: Swift.max(0, container.height))
+        let measured = measurer.measure(attributes, in: measuredIn, memo: &measurementMemo, budget: context.budget)
         // Charged whether or not the measurer had the answer cached: the budget counts the
         // work the tree asks for.
         guard context.charge(LayoutCost(characters: characterCount, lines: measured.lineCount), at: self) else {
@@ -50,7 +49,21 @@ public final class TextNode: DisplayNode {
         let fitted = Size(width: Swift.min(withInsets.width, m.width), height: Swift.min(withInsets.height, m.height))
         return Layout(size: used.clamp(fitted), ascender: measured.ascender, descender: measured.descender,
                       text: TextLayoutInfo(lineCount: measured.lineCount, truncated: measured.truncated,
-                                            missingCodePoints: measured.missingCodePoints),
+                                            missingCodePoints: measured.missingCodePoints, container: measuredIn),
                       grid: context.grid)
+    }
+
+    /// Where a line `width` wide starts in a frame `frameWidth` wide (insets included), as
+    /// the text's alignment puts it (`justified` and `natural` by the paragraph's direction;
+    /// a justified line is reported at its natural width).
+    public func lineOffset(width: Double, rightToLeft: Bool, frameWidth: Double) -> Double {
+        let i = textContainerInset
+        let room = frameWidth - i.left - i.right - width
+        switch attributes.alignment {
+        case .left: return i.left
+        case .right: return i.left + room
+        case .center: return i.left + room / 2
+        case .natural, .justified: return rightToLeft ? i.left + room : i.left
+        }
     }
 }

@@ -90,6 +90,45 @@ public struct TextMeasurement: Hashable, Sendable {
     }
 }
 
+/// One laid-out line of a text (`options.includeText`), in the text's own space (insets not
+/// included): what a client needs to draw exactly the lines the measurement found.
+public struct TextLine: Hashable, Sendable {
+    /// The characters drawn (white space collapsed as laid out, without the line's trailing
+    /// white space and paragraph separator; on a truncated last line, with the truncation text).
+    public var text: String
+    /// The line's range in the text's string, in UTF-16 code units: from its first character
+    /// to where the next line starts (so the ranges of the lines cover the string in order).
+    public var location: Int
+    public var length: Int
+    /// Top of the line box, from the top of the first line (line spacing included).
+    public var y: Double
+    /// CSS width of the line (on a truncated last line, with the truncation text).
+    public var width: Double
+    public var height: Double
+    /// The baseline, from the top of the first line.
+    public var baseline: Double
+    /// Whether the line's paragraph runs right to left (where `natural` alignment puts it).
+    public var rightToLeft: Bool
+    /// Families of the fonts that draw the line's characters, in order of first use.
+    public var fonts: [String]
+    public init(text: String, location: Int, length: Int, y: Double, width: Double, height: Double,
+                baseline: Double, rightToLeft: Bool, fonts: [String]) {
+        self.text = text; self.location = location; self.length = length; self.y = y; self.width = width
+        self.height = height; self.baseline = baseline; self.rightToLeft = rightToLeft; self.fonts = fonts
+    }
+}
+
+/// The visible lines of a text in a container, and for a truncated text what is shown.
+public struct TextLines: Hashable, Sendable {
+    public var lines: [TextLine]
+    /// A truncated text's visible string: the string up to its last visible line, then that
+    /// line as drawn (with the truncation text); nil when not truncated.
+    public var truncatedString: String?
+    public init(lines: [TextLine], truncatedString: String? = nil) {
+        self.lines = lines; self.truncatedString = truncatedString
+    }
+}
+
 /// Errors a measurer reports for inputs it cannot honour (an unknown family, say). The
 /// service checks fonts when it decodes a request, so layout itself never fails.
 public struct TextMeasuringError: Error, Hashable, Sendable {
@@ -114,9 +153,14 @@ public protocol TextMeasuring: AnyObject, Sendable {
                  budget: LayoutBudget?) -> TextMeasurement
     /// nil when the font can be used; otherwise why not (e.g. unknown family).
     func validate(_ font: FontDescriptor) -> TextMeasuringError?
+    /// The visible lines of `text` in `containerSize`, agreeing with `measure(_:in:)` (line
+    /// count, widths, heights, truncation); not cached, for responses that ask for them.
+    /// nil by default: a measurer that cannot tell.
+    func lines(_ text: TextAttributes, in containerSize: Size) -> TextLines?
 }
 
 extension TextMeasuring {
+    public func lines(_ text: TextAttributes, in containerSize: Size) -> TextLines? { nil }
     public func measure(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo) -> TextMeasurement {
         measure(text, in: containerSize)
     }

@@ -243,7 +243,8 @@ public final class LayoutService: @unchecked Sendable {
         let body: [UInt8]
         switch format {
         case .json:
-            body = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs, output: request.output)
+            body = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs, output: request.output,
+                                   textLines: request.includeText ? textMeasurer : nil)
                 .encode(root: request.root, layout: layout)
         case .svg: body = SVGRenderer(scale: request.scale).render(root: request.root, layout: layout)
         }
@@ -326,6 +327,8 @@ public final class LayoutService: @unchecked Sendable {
         case .layout: put(request.includeSpecs ? 3 : 2)
         case .frames: put(4)
         }
+        // Lines shape only the layout tree (and keys without them stay as they were).
+        if request.includeText && request.output.hasLayout { put(8) }
         // Strings fed in place (the same bytes as one array of their concatenation).
         func putString(_ s: String) { var s = s; s.withUTF8 { h.update(bufferPointer: UnsafeRawBufferPointer($0)) } }
         putString(format.rawValue)

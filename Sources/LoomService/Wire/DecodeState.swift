@@ -44,7 +44,7 @@ struct DecodeState: ~Copyable {
 
     enum RequestField: Int, CaseIterable { case sizeRange, scale, options, root }
     static let requestFields = NameTable(RequestField.allCases.map { ("\($0)", $0) })
-    enum OptionsField: Int, CaseIterable { case includeSpecs, output }
+    enum OptionsField: Int, CaseIterable { case includeSpecs, output, includeText }
     static let optionsFields = NameTable(OptionsField.allCases.map { ("\($0)", $0) })
 
     mutating func request() throws -> LayoutRequest {
@@ -52,6 +52,7 @@ struct DecodeState: ~Copyable {
         var sizeRange = SizeRange.unconstrained
         var scale = 2.0
         var includeSpecs = false
+        var includeText = false
         var output = ResponseOutput.both
         var root: LayoutElement?
         var seen: UInt64 = 0, unknown: String?
@@ -70,6 +71,7 @@ struct DecodeState: ~Copyable {
                         switch field {
                         case .includeSpecs: includeSpecs = try reader.bool()
                         case .output: output = try reader.name(ValueNames.outputs)
+                        case .includeText: includeText = try reader.bool()
                         }
                     }
                     try reader.finish(optionsUnknown, "options")
@@ -82,6 +84,7 @@ struct DecodeState: ~Copyable {
         guard let root else { throw reader.fail("the request needs 'root'", at: "root") }
         try reader.finish(unknown, "the request")
         return LayoutRequest(sizeRange: sizeRange, root: root, scale: scale, includeSpecs: includeSpecs,
+                             includeText: includeText,
                              output: output, elementCount: elementCount, hasText: hasText, textBytes: textBytes, hasYoga: hasYoga)
     }
 

@@ -6,6 +6,8 @@ public final class LayoutRequest {
     public let root: LayoutElement
     public let scale: Double
     public let includeSpecs: Bool
+    /// Whether text nodes carry their laid-out lines (`options.includeText`).
+    public let includeText: Bool
     /// What the response holds (`options.output`).
     public let output: ResponseOutput
     /// Elements decoded (button internals excluded).
@@ -19,9 +21,10 @@ public final class LayoutRequest {
     /// `hashTree()`'s answer, once it has been asked.
     private var treeDigests: (tree: ElementDigest, ids: ElementDigest)?
 
-    init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, output: ResponseOutput = .both,
-         elementCount: Int, hasText: Bool, textBytes: Int, hasYoga: Bool) {
+    init(sizeRange: SizeRange, root: LayoutElement, scale: Double, includeSpecs: Bool, includeText: Bool = false,
+         output: ResponseOutput = .both, elementCount: Int, hasText: Bool, textBytes: Int, hasYoga: Bool) {
         self.sizeRange = sizeRange; self.root = root; self.scale = scale; self.includeSpecs = includeSpecs; self.output = output
+        self.includeText = includeText
         self.elementCount = elementCount; self.hasText = hasText; self.textBytes = textBytes; self.hasYoga = hasYoga
     }
 

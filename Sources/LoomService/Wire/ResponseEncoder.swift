@@ -9,15 +9,20 @@ import LoomLayout
 /// order below); it is written straight into raw byte buffers: the layout tree into one,
 /// the frames map (filled during the same walk, in the same order) into another, joined at
 /// the end. `output` leaves out the layout tree or the frames map (`options.output`).
+/// With a `textLines` measurer (`options.includeText`), each text entry also carries its
+/// lines (`textLines`, TextLinesWriting.swift), laid out again by it.
 public struct ResponseEncoder {
     public let grid: PixelGrid
     public let includeSpecs: Bool
     public let output: ResponseOutput
+    /// Lays text nodes' lines out for `options.includeText` (nil: no lines).
+    public let textLines: TextMeasuring?
 
-    public init(scale: Double, includeSpecs: Bool, output: ResponseOutput = .both) {
+    public init(scale: Double, includeSpecs: Bool, output: ResponseOutput = .both, textLines: TextMeasuring? = nil) {
         self.grid = PixelGrid(scale: scale)
         self.includeSpecs = includeSpecs
         self.output = output
+        self.textLines = textLines
     }
 
     /// A flattened entry before it is written.
@@ -26,7 +31,7 @@ public struct ResponseEncoder {
     public func encode(root: LayoutElement, layout: Layout) -> [UInt8] {
         let entries = layout.subtreeCount
         let tree = output.hasLayout, map = output.hasFrames
-        var writer = EntryWriter(includeSpecs: includeSpecs, layoutTree: tree, framesMap: map,
+        var writer = EntryWriter(includeSpecs: includeSpecs, layoutTree: tree, framesMap: map, textLines: textLines,
                                  out: ByteSink(capacity: 128 + (tree ? entries * 128 : 0)),
                                  frames: ByteSink(capacity: 32 + (map ? entries * 80 : 0)))
         defer {
@@ -151,6 +156,7 @@ private struct EntryWriter: FlatLayoutVisitor {
     /// Which of the two parts are written (`ResponseOutput`).
     let layoutTree: Bool
     let framesMap: Bool
+    let textLines: TextMeasuring?
     var out: ByteSink
     var frames: ByteSink
     /// What to warn about, in walk order (empty for nearly every tree).
@@ -238,6 +244,9 @@ private struct EntryWriter: FlatLayoutVisitor {
             out.int(text.lineCount)
             out.append(#","truncated":"#)
             out.bool(text.truncated)
+            if let measurer = textLines, let node = element as? TextNode {
+                TextLinesWriting.write(node, text, frameWidth: frame.width, measurer: measurer, into: &out)
+            }
         }
         if let url = kind.url(of: element) {
             out.append(#","url":"#)
