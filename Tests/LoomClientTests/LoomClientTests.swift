@@ -105,6 +105,26 @@ final class LoomClientTests: XCTestCase {
         XCTAssertEqual(both.layout.children.count, 1)
     }
 
+    func testIncludeTextGivesEachTextNodeItsLines() async throws {
+        let client = LoomClient(baseURL: try serverURL())
+        let tree = Stack(.vertical) {
+            TextNode("One two three four five six seven eight nine ten eleven twelve",
+                     font: Font(family: "Liberation Sans", size: 16), maximumNumberOfLines: 2, truncationMode: .tail).id("t")
+        }
+        let plain = try await client.layout(LayoutRequest(tree, maxWidth: 120, scale: 1))
+        let result = try await client.layout(LayoutRequest(tree, maxWidth: 120, scale: 1, includeText: true))
+        XCTAssertNotEqual(result.key, plain.key)
+        XCTAssertEqual(result.frames, plain.frames)
+        XCTAssertNil(plain.layout.children[0].textLines)
+        let text = result.layout.children[0]
+        let lines = try XCTUnwrap(text.textLines)
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertEqual(lines[0].location, 0)
+        XCTAssertEqual(lines[1].location, lines[0].length)
+        XCTAssertEqual(lines[0].fonts, ["Liberation Sans"])
+        XCTAssertTrue(text.truncatedString?.hasSuffix("\u{2026}") ?? false)
+    }
+
     func testAnErrorComesBackTypedWithItsPath() async throws {
         let client = LoomClient(baseURL: try serverURL())
         let bad = Stack(.vertical) {
