@@ -35,8 +35,8 @@ import Synchronization
 // break opportunities are exactly the spaces (always a break in Chromium: the full path
 // patches Pango to that); no word wider than the line (break-word would cut it); and a
 // line limit that cuts the text only where the truncation text simply follows the line.
-// Anything else returns nil and the caller lays the text out with Pango. The test
-// `testWordPathAgreesWithPango` compares both paths on thousands of random texts.
+// Paragraphs with words of fallback fonts: FallbackWords.swift. Anything else returns nil
+// and the caller lays the text out with Pango (testWordPathAgreesWithPango compares both).
 
 /// Which characters of a face the word path may use. Computed once per face and shared by
 /// every engine; a class, so that taking it for a measurement retains one object.
