@@ -59,6 +59,7 @@ Loom measures text with Pango so that it matches a web browser
   scripts/compare-text-with-chromium.py --seed 7 --per-string 3 --worst 40
   scripts/compare-text-with-chromium.py --min-agreement 95     # as a gate
   scripts/compare-text-with-chromium.py --json out.json --keep /tmp/cmp   # all data, the page
+  scripts/compare-text-with-chromium.py --truncation-spacing 2000 --seed 2  # truncation under letter spacing
 """
 import argparse
 import html
@@ -291,6 +292,26 @@ def make_cases(seed, per_string, n_strings):
                 "size": size, "width": width, "maxLines": max_lines,
                 "lineHeight": line_height, "letterSpacing": letter_spacing,
             })
+    return strings, cases
+
+
+def make_spacing_cases(seed, count):
+    """--truncation-spacing: tail-truncated paragraphs under letter spacing (issue 20's
+    report: Noto Sans 20 px, letter spacing 3, three lines, width 267, ~212 characters),
+    widths and spacings around it."""
+    rng = random.Random(seed)
+    pool = [x for x in make_strings(random.Random(seed), 400) if "\n" not in x]
+    strings, cases = [], []
+    for i in range(count):
+        text = sentence(rng) if i % 4 else rng.choice(pool)
+        while len(text) < rng.randint(190, 235):
+            text += " " + (sentence(rng) if rng.random() < 0.5 else rng.choice(pool))
+        strings.append(text)
+        cases.append({"id": i, "string": i, "text": text, "font": "noto-sans",
+                      "size": 20 if i % 2 == 0 else rng.choice([14, 16, 17, 18]),
+                      "width": 267 if i % 3 == 0 else rng.randint(200, 320),
+                      "maxLines": 3 if i % 2 == 0 else rng.randint(1, 3), "lineHeight": None,
+                      "letterSpacing": 3.0 if i % 2 == 0 else rng.choice([0.5, 1.0, 1.5, 2.0, 3.0])})
     return strings, cases
 
 
@@ -1026,6 +1047,8 @@ def main():
                     help="instead of the Latin cases: N cases of text in every script and emoji class "
                          "(CJK, Japanese, Korean, Arabic, Hebrew, Devanagari, Thai, emoji classes, mixed), "
                          "with the fallback chain of GET /fonts as the CSS font-family list")
+    ap.add_argument("--truncation-spacing", type=int, metavar="N", default=0,
+                    help="N tail-truncated paragraphs under letter spacing (Noto Sans) instead of the default cases")
     ap.add_argument("--min-lines", type=float, default=None, help="--scripts gate: line count agreement (%%)")
     ap.add_argument("--min-size", type=float, default=None,
                     help="--scripts gate: width and height both within 1 px (%%)")
@@ -1042,6 +1065,8 @@ def main():
     if args.scripts:
         strings, cases = make_script_cases(args.seed, args.scripts)
         args.cli = False  # the chain comes from the server's GET /fonts
+    elif args.truncation_spacing:
+        strings, cases = make_spacing_cases(args.seed, args.truncation_spacing)
     else:
         strings, cases = make_cases(args.seed, args.per_string, args.strings)
     charsets = None if args.scripts else font_charsets(files)

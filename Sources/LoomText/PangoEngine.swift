@@ -36,7 +36,7 @@ final class PangoEngine {
     /// Fonts (referenced) whose metrics are known to be complete, per language.
     private var verifiedFonts: Set<MetricsKey> = []
     private var lastVerified: MetricsKey?
-    private let language: OpaquePointer?
+    let language: OpaquePointer?
     let catalog: FontCatalog
     /// Shared word advances (nil: every text is laid out by Pango).
     let wordCache: WordCache?

@@ -35,8 +35,8 @@ import Synchronization
 // break opportunities are exactly the spaces (always a break in Chromium: the full path
 // patches Pango to that); no word wider than the line (break-word would cut it); and a
 // line limit that cuts the text only where the truncation text simply follows the line.
-// Anything else returns nil and the caller lays the text out with Pango. The test
-// `testWordPathAgreesWithPango` compares both paths on thousands of random texts.
+// Paragraphs with words of fallback fonts: FallbackWords.swift. Anything else returns nil
+// and the caller lays the text out with Pango (testWordPathAgreesWithPango compares both).
 
 /// Which characters of a face the word path may use. Computed once per face and shared by
 /// every engine; a class, so that taking it for a measurement retains one object.
@@ -124,7 +124,7 @@ extension PangoEngine {
     /// The advances of `word` (its UTF-8 bytes) in `font`: from the engine's table, else
     /// from the shared cache, else shaped by Pango.
     @inline(__always)
-    private func wordEntry(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, fontID: Int32, flags: UInt8,
+    func wordEntry(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, fontID: Int32, flags: UInt8,
                            cache: WordCache, table: inout WordTable) -> WordCache.Entry {
         guard word.count <= WordCache.Key.maxBytes else {
             let key = WordCache.LongKey(word: String(decoding: word, as: UTF8.self), font: fontID, flags: flags)
@@ -148,6 +148,7 @@ extension PangoEngine {
 
     private func shapeWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, flags: UInt8) -> WordCache.Entry {
         let invalid = WordCache.Entry.invalid
+        if flags & 8 != 0 { return shapeFallbackWord(word, font: font) }
         guard let pangoFont = font.font else { return invalid }
         let lead = flags & 1 != 0, trail = flags & 2 != 0
         var bytes: [UInt8] = []
@@ -256,10 +257,13 @@ extension PangoEngine {
 
         // Visible lines, as measure() counts them.
         let (above, below) = base.metrics.halfLeadingSplit(lineHeight: lineHeight)
-        let lineBox = above + below
+        // A line with fallback words, under `normal`, is as tall as its fonts need.
+        func box(_ line: WordScratch.Line) -> Double {
+            lineHeight != nil || (line.above == 0 && line.below == 0) ? above + below : max(above, line.above) + max(below, line.below)
+        }
         let total = lines.count
         let visible = TextPreparation.visibleLineCount(total, limit: text.maximumNumberOfLines, containerHeight: container.height,
-                                                       lineSpacing: lineSpacing) { _ in lineBox }
+                                                       lineSpacing: lineSpacing) { box(lines[$0]) }
         let truncated = visible < total
         if visible == 0 {
             return TextMeasurement(size: .zero, lineCount: 0, truncated: truncated, ascender: ascender, descender: descender)
@@ -275,7 +279,7 @@ extension PangoEngine {
         else { return nil }
         if last == 0 { used = lastWidth } else if used < lastWidth { used = lastWidth }
         var height = 0.0
-        for _ in 0..<visible { height += lineBox }
+        for k in 0..<visible { height += box(lines[k]) }
         height += lineSpacing * Double(visible - 1)
         return TextMeasurement(size: Size(width: used, height: height), lineCount: visible, truncated: truncated,
                                ascender: ascender, descender: descender)
@@ -323,8 +327,8 @@ extension PangoEngine {
             let p = i
             if shouldStop(every: 64) { return false }
             var count = 0
-            var latin = false, needsRules = false
-            var inWord = false
+            var latin = false, needsRules = false, mixed = false
+            var inWord = false, fallback = false
             var wordStart = 0
             // The previous two characters of the current word (0: none, or not ASCII).
             var prev: UInt8 = 0, prev2: UInt8 = 0
@@ -344,17 +348,30 @@ extension PangoEngine {
                     } else {
                         count += 1
                         inWord = true
+                        fallback = false
                         wordStart = i
                         prev2 = 0
                     }
                     prev = c
                     i += 1
                 } else {
-                    guard !inWord else { return false }
                     let (v, length) = PangoEngine.decodeUTF8(s, i)
-                    guard profile.usable(v) else { return false }
-                    if profile.soft(v) { needsRules = true }
-                    count += 1
+                    if !inWord && profile.usable(v) {
+                        // A stand-alone mark.
+                        if profile.soft(v) { needsRules = true }
+                        fallback = false
+                    } else {
+                        // A letter of a fallback word (FallbackWords.swift).
+                        guard !inWord || fallback, PangoEngine.mayBeFallbackLetter(v) else { return false }
+                        if inWord {
+                            guard i - wordStart < WordCache.maxWordBytes else { return false }
+                        } else {
+                            fallback = true
+                            wordStart = i
+                        }
+                        mixed = true
+                    }
+                    if !inWord { count += 1 }
                     inWord = true
                     prev = 0
                     i += length
@@ -368,7 +385,10 @@ extension PangoEngine {
                 }
                 state.lines.append(.init(units: 0, endsParagraph: true, empty: true))
             } else {
-                guard paragraphLines(s, p, i, words: count, script: latin ? 0 : 4, needsRules: needsRules,
+                guard mixed
+                    ? !needsRules && mixedParagraphLines(s, p, i, words: count, profile: profile, font: font, fontID: fontID,
+                                                         limit: limit, cache: cache, state: &state)
+                    : paragraphLines(s, p, i, words: count, script: latin ? 0 : 4, needsRules: needsRules,
                                      profile: profile, font: font, fontID: fontID, limit: limit, cache: cache,
                                      state: &state) else { return false }
             }
@@ -476,13 +496,4 @@ extension PangoEngine {
         return (UInt32(c & 0x07) << 18 | UInt32(s[i + 1] & 0x3F) << 12 | UInt32(s[i + 2] & 0x3F) << 6
                 | UInt32(s[i + 3] & 0x3F), 4)
     }
-}
-
-/// What a word-path measurement works in: its lines, the glyphs of a paragraph whose soft
-/// rules are checked, the engine's word table.
-struct WordLineState {
-    var lines: [WordScratch.Line]
-    var glyphs: [UInt32]
-    var starts: [UInt8]
-    var table: WordTable
 }

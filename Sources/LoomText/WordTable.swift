@@ -94,7 +94,12 @@ struct WordTable {
 
 /// Per-engine buffers of the word path, reused between measurements.
 final class WordScratch {
-    struct Line { var units: Int; var endsParagraph: Bool; var empty: Bool }
+    /// A line: its width, and the largest parts above and below the baseline of its
+    /// fallback fonts (0: none; FallbackWords.swift).
+    struct Line {
+        var units: Int; var endsParagraph: Bool; var empty: Bool
+        var above = 0.0, below = 0.0
+    }
     var lines: [Line] = []
     /// The text's bytes when it has several spans.
     var bytes: [UInt8] = []
@@ -112,4 +117,13 @@ final class WordScratch {
     }
 
     deinit { words.deallocate() }
+}
+
+/// What a word-path measurement works in: its lines, the glyphs of a paragraph whose soft
+/// rules are checked, the engine's word table.
+struct WordLineState {
+    var lines: [WordScratch.Line]
+    var glyphs: [UInt32]
+    var starts: [UInt8]
+    var table: WordTable
 }

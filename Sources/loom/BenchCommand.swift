@@ -19,12 +19,16 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Encode only this part (both, layout or frames), whatever the tree's options.output says.")
     var output: String?
     @Option(name: .customLong("font-dir"), help: "Extra font directory (repeatable).") var fontDirs: [String] = []
+    @Flag(help: "Only the text scenarios: feed and feedtext from --trees-dir (with the cold rows), then mixed scripts against Latin.")
+    var textOnly = false
 
     func run() throws {
         let measurer = try makeTextMeasurer(fontDirs: fontDirs)
         var files = tree
         var scenarios = false
-        if files.isEmpty {
+        if textOnly {
+            files = ["feed.json", "feedtext.json"].map { treesDir + "/" + $0 }
+        } else if files.isEmpty {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: treesDir)) ?? []
             files = names.filter { $0.hasSuffix(".json") && !$0.contains("_changed") }.sorted().map { treesDir + "/" + $0 }
             guard !files.isEmpty else {
@@ -70,6 +74,8 @@ struct BenchCommand: ParsableCommand {
             }
             if scenarios {
                 Self.cacheScenarios(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
+            }
+            if scenarios || textOnly {
                 Self.scriptScenario(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
             }
         }

@@ -1,0 +1,222 @@
+import CPango
+import LoomLayout
+
+// The word path (WordShaping.swift) for paragraphs that mix the text's font with words drawn
+// by a fallback font of the chain (Chinese, Japanese kana, Korean, Thai, Devanagari …).
+//
+// Which words. A "fallback word" is a run of letters and marks (no punctuation, symbol,
+// emoji or format character) of one left-to-right script (not Common or Inherited) that the
+// text's family lacks every one of and that the same family of the chain draws (not the
+// emoji font): Pango gives it that font (the first family of the list that has it) and, as
+// the browser draws spaces next to fallback characters in the text's family
+// (EmojiLayout.spaces), the spaces around it stay in the text's font. So the word is an
+// item of its own and is shaped alone, in its font and script, with the language Pango
+// derives for that script. Right-to-left scripts (bidi runs split items) and emoji (their
+// own measurement) are left to Pango.
+//
+// The spaces. Whether Pango puts a space next to a fallback word in the same item as the
+// text-font word on its other side is not assumed: such a space must have the same advance
+// alone as in that word's shaping, and the word the same advances with and without it;
+// otherwise the text is laid out by Pango. The break test at such a space is the content
+// width (nothing kerns there).
+//
+// Breaks. Inside a fallback word there can be break opportunities (between ideographs,
+// Thai dictionary breaks, Hangul syllables), which Pango takes when the word does not fit
+// the rest of a line: a fallback word that does not fit where it starts sends the text to
+// Pango. Such a word therefore never wraps, and the break opportunities are the spaces, as
+// on the word path.
+//
+// Line heights. Under `line-height: normal` a line's box grows with the metrics of every
+// fallback font on it (PangoEngine.lineBoxHeight: the run fonts); each line records the
+// largest parts above and below the baseline of its fallback words.
+
+extension PangoEngine {
+    /// Whether `v` can be part of a fallback word (see the top of this file); the font is
+    /// checked when the word is measured.
+    @inline(__always)
+    static func mayBeFallbackLetter(_ v: UInt32) -> Bool {
+        guard v >= 0x900 else { return false }
+        switch g_unichar_type(v) {
+        case G_UNICODE_LOWERCASE_LETTER, G_UNICODE_MODIFIER_LETTER, G_UNICODE_OTHER_LETTER, G_UNICODE_TITLECASE_LETTER,
+             G_UNICODE_UPPERCASE_LETTER, G_UNICODE_SPACING_MARK, G_UNICODE_NON_SPACING_MARK:
+            return fallbackScript(g_unichar_get_script(v))
+        default:
+            return false
+        }
+    }
+
+    /// Left-to-right scripts whose words the fallback word path measures.
+    @inline(__always)
+    private static func fallbackScript(_ s: GUnicodeScript) -> Bool {
+        switch s {
+        case G_UNICODE_SCRIPT_HAN, G_UNICODE_SCRIPT_HIRAGANA, G_UNICODE_SCRIPT_KATAKANA, G_UNICODE_SCRIPT_HANGUL,
+             G_UNICODE_SCRIPT_THAI, G_UNICODE_SCRIPT_DEVANAGARI, G_UNICODE_SCRIPT_BENGALI, G_UNICODE_SCRIPT_TAMIL,
+             G_UNICODE_SCRIPT_TELUGU, G_UNICODE_SCRIPT_GUJARATI, G_UNICODE_SCRIPT_GURMUKHI, G_UNICODE_SCRIPT_KANNADA,
+             G_UNICODE_SCRIPT_MALAYALAM:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The font of a fallback word (its UTF-8 bytes): the chain family that has its first
+    /// character, when the text's family lacks all of them, that family has all of them,
+    /// it is not the emoji font, and they share one script; nil otherwise.
+    func fallbackWordFont(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont) -> EngineFont? {
+        let chain = catalog.fallbackChain
+        var k = -1
+        var script = G_UNICODE_SCRIPT_INVALID_CODE
+        var i = 0
+        while i < word.count {
+            let (v, length) = PangoEngine.decodeUTF8(word, i)
+            let s = g_unichar_get_script(v)
+            if k < 0 {
+                k = chainIndex(of: v)
+                guard k >= 0, chain[k] != FontCatalog.emojiFamily else { return nil }
+                script = s
+            } else {
+                guard s == script, catalog.family(chain[k], has: v) else { return nil }
+            }
+            guard !catalog.family(base.resolved.family, has: v) else { return nil }
+            i += length
+        }
+        guard k >= 0 else { return nil }
+        return font(for: resolved(chain[k], like: base.resolved))
+    }
+
+    /// A fallback word shaped alone in `font`, in its script and the language Pango derives
+    /// for it (an entry with no spaces).
+    func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont) -> WordCache.Entry {
+        guard let pangoFont = font.font, !word.isEmpty else { return .invalid }
+        let first = word[0] < 0x80 ? UInt32(word[0]) : PangoEngine.decodeUTF8(word, 0).0
+        let script = PangoScript(rawValue: Int32(g_unichar_get_script(first).rawValue))
+        var analysis = PangoAnalysis()
+        analysis.font = pangoFont
+        analysis.level = 0
+        analysis.gravity = UInt8(PANGO_GRAVITY_SOUTH.rawValue)
+        analysis.script = UInt8(truncatingIfNeeded: script.rawValue)
+        var lang = language
+        if pango_language_includes_script(lang, script) == 0, let sample = pango_script_get_sample_language(script) {
+            lang = sample
+        }
+        analysis.language = lang
+        let glyphs = wordGlyphs
+        word.withMemoryRebound(to: CChar.self) { c in
+            pango_shape_with_flags(c.baseAddress, Int32(c.count), c.baseAddress, Int32(c.count), &analysis, glyphs,
+                                   PANGO_SHAPE_NONE)
+        }
+        var units = 0
+        for g in 0..<Int(glyphs.pointee.num_glyphs) {
+            let info = glyphs.pointee.glyphs[g]
+            if info.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 || info.glyph == PANGO_GLYPH_EMPTY || info.geometry.width < 0 {
+                return .invalid
+            }
+            units &+= Int(info.geometry.width)
+        }
+        guard let width = Int32(exactly: units) else { return .invalid }
+        return WordCache.Entry(word: width, trailSpace: 0, leadSpace: 0, valid: true, substituted: false)
+    }
+
+    /// The lines of the paragraph [p, e) of `s` (`words` words, checked by breakLines) in
+    /// which some words are fallback words; false when the text needs Pango.
+    func mixedParagraphLines(_ s: UnsafeBufferPointer<UInt8>, _ p: Int, _ e: Int, words: Int, profile: FaceWordProfile,
+                             font base: EngineFont, fontID: Int32, limit: Int, cache: WordCache,
+                             state: inout WordLineState) -> Bool {
+        // The text font's space alone (an entry of " " is its advance between two fallback words).
+        let spaceEntry = wordEntry(PangoEngine.spaceByte, font: base, fontID: fontID,
+                                   flags: 8, cache: cache, table: &state.table)
+        guard spaceEntry.valid else { return false }
+        let space = Int(spaceEntry.word)
+        let kinds = profile.asciiKind
+        var units = 0, started = false
+        var above = 0.0, below = 0.0
+        var previous = WordCache.Entry.invalid
+        var previousFallback = false, previousSplit = (above: 0.0, below: 0.0)
+        var previousGap = 0, previousStart = 0, previousEnd = 0
+        var j = p
+        for k in 0...words {
+            if k & 1023 == 1023 && shouldStop() { return false }
+            var next = WordCache.Entry.invalid
+            var nextFallback = false, split = (above: 0.0, below: 0.0)
+            var gap = 0, atBreak = 0
+            var start = j
+            if k < words {
+                while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
+                start = j
+                while j < e && s[j] != 0x20 && s[j] != 0x09 { j += 1 }
+                let word = UnsafeBufferPointer(rebasing: s[start..<j])
+                if s[start] < 0x80 {
+                    // A word in the text's font, shaped as Latin: it must have a letter (a
+                    // word of digits or punctuation would take the script of its neighbours).
+                    var letter = false
+                    for b in word where b < 0x80 && kinds[Int(b)] & FaceWordProfile.letterBit != 0 { letter = true; break }
+                    guard letter else { return false }
+                    // Leading punctuation after a fallback word takes that word's script.
+                    if previousFallback && kinds[Int(s[start])] & FaceWordProfile.letterBit == 0 { return false }
+                    let flags: UInt8 = (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
+                    next = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
+                } else {
+                    guard !profile.usable(PangoEngine.decodeUTF8(word, 0).0),
+                          let f = fallbackWordFont(word, base: base) else { return false }
+                    next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache, table: &state.table)
+                    nextFallback = true
+                    split = f.metrics.halfLeadingSplit(lineHeight: nil)
+                }
+                guard next.valid else { return false }
+                if k > 0 {
+                    if !previousFallback && !nextFallback {
+                        gap = Int(next.leadSpace)
+                        atBreak = Int(previous.trailSpace) - Int(next.leadSpace)
+                    } else {
+                        // A space beside a fallback word: the text font's space, the same
+                        // whichever item it joins.
+                        if !previousFallback {
+                            guard Int(previous.trailSpace) == space else { return false }
+                            let bare = wordEntry(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]), font: base,
+                                                 fontID: fontID, flags: k > 1 ? 1 : 0, cache: cache, table: &state.table)
+                            guard bare.valid, bare.word == previous.word else { return false }
+                        }
+                        if !nextFallback { guard Int(next.leadSpace) == space else { return false } }
+                        gap = space
+                    }
+                }
+            }
+            if k > 0 {
+                // Word k − 1, as paragraphLines places it.
+                let w = Int(previous.word)
+                var placed = false
+                if started {
+                    let candidate = units + previousGap + w
+                    if candidate + atBreak <= limit {
+                        units = candidate
+                        placed = true
+                    } else {
+                        // Pango could break inside a fallback word that does not fit.
+                        if previousFallback { return false }
+                        state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below))
+                        above = 0; below = 0
+                    }
+                }
+                if !placed {
+                    guard w + atBreak <= limit else { return false }
+                    units = w
+                    started = true
+                }
+                if previousFallback {
+                    above = max(above, previousSplit.above); below = max(below, previousSplit.below)
+                }
+            }
+            previous = next; previousFallback = nextFallback; previousSplit = split
+            previousGap = gap; previousStart = start; previousEnd = j
+        }
+        state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below))
+        return true
+    }
+
+    /// " ", for looking the space up as a word.
+    nonisolated(unsafe) static let spaceByte: UnsafeBufferPointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        p.pointee = 0x20
+        return UnsafeBufferPointer(start: p, count: 1)
+    }()
+}

@@ -1,0 +1,95 @@
+import XCTest
+import Foundation
+import LoomLayout
+import LoomText
+
+/// Paragraphs mixing the text's font with words of fallback fonts (FallbackWords.swift) must
+/// measure exactly as a Pango layout measures them: lines, widths and line heights.
+final class FallbackWordTests: XCTestCase {
+    typealias Rng = WordPathTests.Rng
+
+    /// Words of the fallback chain the path takes (Han, kana, Hangul, Thai, Devanagari and
+    /// other Indic scripts), and words it leaves to Pango (right-to-left scripts, emoji, kana
+    /// with the Common prolonged sound mark, CJK punctuation, Latin letters the base lacks).
+    static let fallbackWords = [
+        "我们", "世界", "今天", "天气", "学习", "布局", "文本", "東京", "日本語", "ちょっと", "すし", "カタカナ",
+        "안녕하세요", "오늘", "날씨", "한국어", "สวัสดีครับ", "ภาษาไทย", "ทดสอบ", "หนังสือ", "नमस्ते", "दुनिया",
+        "हिंदी", "परीक्षण", "किताब", "ধন্যবাদ", "தமிழ்", "తెలుగు", "ગુજરાતી", "ਪੰਜਾਬੀ", "ಕನ್ನಡ", "മലയാളം",
+        "我们的世界很大很大很大很大很大很大很大很大",
+    ]
+    static let otherWords = ["مرحبا", "שלום", "😀", "👋🏽", "☕", "ラーメン", "「東京」", "東京。", "1️⃣", "abc我们", "我们abc"]
+
+    static func randomCase(_ r: inout Rng) -> (TextAttributes, Size) {
+        var text = ""
+        let words = 1 + r.int(r.chance(0.4) ? 4 : 24)
+        for k in 0..<words {
+            if k > 0 { text += r.chance(0.93) ? " " : r.pick(["  ", "\n", " \n "]) }
+            if r.chance(0.45) {
+                text += r.pick(fallbackWords)
+            } else if r.chance(0.04) {
+                text += r.pick(otherWords)
+            } else {
+                text += r.pick(WordPathTests.plainVocabulary)
+            }
+        }
+        let font = r.pick(WordPathTests.fonts + [FontDescriptor(family: "Noto Sans", size: 16),
+                                                 FontDescriptor(family: "DejaVu Sans", size: 13, weight: 700)])
+        let lineHeight: Double? = r.chance(0.3) ? font.size * (1 + Double(r.int(8)) / 10) : nil
+        let lines = r.chance(0.5) ? 0 : 1 + r.int(3)
+        let mode = r.pick([TruncationMode.tail, .tail, .wordWrap, .head, .clip])
+        let attributes = TextAttributes(spans: [TextSpan(text: text)], font: font, lineHeight: lineHeight,
+                                        lineSpacing: r.chance(0.2) ? 3 : 0, maximumNumberOfLines: lines,
+                                        truncationMode: mode)
+        let width: Double = r.chance(0.1) ? .infinity : Double(30 + r.int(400)) + (r.chance(0.5) ? Double(r.int(64)) / 64 : 0)
+        let height: Double = r.chance(0.85) ? .infinity : Double(10 + r.int(80))
+        return (attributes, Size(width: width, height: height))
+    }
+
+    func compare(_ text: TextAttributes, _ size: Size, _ mismatches: inout Int, _ label: @autoclosure () -> String) {
+        let fast = WordPathTests.withWords.measureUncached(text, in: size)
+        let slow = WordPathTests.pangoOnly.measureUncached(text, in: size)
+        guard fast != slow else { return }
+        mismatches += 1
+        if mismatches <= 10 { XCTFail("\(label()): words \(fast) ≠ pango \(slow)") }
+    }
+
+    func testFallbackWordsAgreeWithPango() {
+        var r = Rng(state: 2026)
+        let before = WordPathTests.withWords.measurementPaths
+        var mismatches = 0
+        for index in 0..<800 {
+            let (text, size) = Self.randomCase(&r)
+            compare(text, size, &mismatches,
+                          "case \(index): \(text.font) \(size) lines \(text.maximumNumberOfLines) lineHeight "
+                          + "\(String(describing: text.lineHeight)) \(text.truncationMode) \(text.string.debugDescription)")
+        }
+        XCTAssertEqual(mismatches, 0)
+        // Both paths: most of these texts from words, the rest (wrapping fallback words,
+        // right-to-left words, emoji …) by Pango.
+        let after = WordPathTests.withWords.measurementPaths
+        let words = after.fromWords - before.fromWords, layouts = after.fromLayout - before.fromLayout
+        print("fallback words: \(words) from words, \(layouts) by Pango layout")
+        XCTAssertGreaterThan(words, 200)
+        XCTAssertGreaterThan(layouts, 100)
+    }
+
+    /// A line under `line-height: normal` holding a CJK word is as tall as Noto Sans CJK's
+    /// line box needs (taller than Roboto's), a line without one is Roboto's.
+    func testLineHeightFollowsTheFallbackFont() {
+        let font = FontDescriptor(family: "Roboto", size: 16)
+        let m = WordPathTests.withWords
+        let before = m.measurementPaths
+        let latin = m.measureUncached(TextAttributes(spans: [TextSpan(text: "hello world")], font: font),
+                                      in: Size(width: 1000, height: .infinity))
+        let mixed = m.measureUncached(TextAttributes(spans: [TextSpan(text: "hello 世界")], font: font),
+                                      in: Size(width: 1000, height: .infinity))
+        // Roboto 16: ascent 15 + descent 4 (rounded hhea) = 19; Noto Sans CJK SC: ascender
+        // 1160/1000, descender 288/1000 of 16 px → 19 + 5 (rounded), half-leading split:
+        // the line is as tall as the taller parts above and below together.
+        XCTAssertEqual(latin.size.height, 19)
+        XCTAssertGreaterThan(mixed.size.height, latin.size.height)
+        XCTAssertEqual(m.measurementPaths.fromWords, before.fromWords + 2, "both from words")
+        XCTAssertEqual(mixed, WordPathTests.pangoOnly.measureUncached(
+            TextAttributes(spans: [TextSpan(text: "hello 世界")], font: font), in: Size(width: 1000, height: .infinity)))
+    }
+}
