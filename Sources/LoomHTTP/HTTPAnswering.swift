@@ -31,20 +31,20 @@ extension HTTPServer {
             return
         }
         ctx.pending = prepared
-        let needsResume = ctx.phase == .suspended
+        // Not suspended yet: the access handler will pick the answer up. Claimed while not
+        // stopping: counted in `resuming`, which stop() waits out before it stops the daemon
+        // (no lock is held across the resume, so pool threads do not queue behind each other).
+        let claimed = ctx.phase == .suspended && !stopping
+        if claimed {
+            ctx.phase = .resumed
+            resuming.add(1, ordering: .acquiring)
+        }
         state.unlock()
-        guard needsResume else { return } // the access handler will pick it up
-
-        resumeLock.withLock { _ in
-            state.lock()
-            let claimed = ctx.phase == .suspended && !stopping
-            if claimed { ctx.phase = .resumed }
-            state.unlock()
-            if claimed {
-                // The connection is suspended, hence alive; the next access-handler call
-                // for it queues ctx.pending.
-                MHD_resume_connection(ctx.connection)
-            }
+        if claimed {
+            // The connection is suspended, hence alive; the next access-handler call for it
+            // queues ctx.pending.
+            MHD_resume_connection(ctx.connection)
+            resuming.subtract(1, ordering: .releasing)
         }
     }
 
