@@ -25,7 +25,7 @@ def bench(binary, trees, runs):
         if "tree" in r:
             for phase, ms in r["median_ms"].items():
                 rows[(r["tree"], phase)] = ms
-        else:
+        elif "median_ms" in r:
             rows[(r["scenario"], "ms")] = r["median_ms"]
     return rows
 

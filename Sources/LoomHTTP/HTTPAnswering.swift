@@ -31,20 +31,20 @@ extension HTTPServer {
             return
         }
         ctx.pending = prepared
-        let needsResume = ctx.phase == .suspended
+        // Not suspended yet: the access handler will pick the answer up. Claimed while not
+        // stopping: counted in `resuming`, which stop() waits out before it stops the daemon
+        // (no lock is held across the resume, so pool threads do not queue behind each other).
+        let claimed = ctx.phase == .suspended && !stopping
+        if claimed {
+            ctx.phase = .resumed
+            resuming.add(1, ordering: .acquiring)
+        }
         state.unlock()
-        guard needsResume else { return } // the access handler will pick it up
-
-        resumeLock.withLock { _ in
-            state.lock()
-            let claimed = ctx.phase == .suspended && !stopping
-            if claimed { ctx.phase = .resumed }
-            state.unlock()
-            if claimed {
-                // The connection is suspended, hence alive; the next access-handler call
-                // for it queues ctx.pending.
-                MHD_resume_connection(ctx.connection)
-            }
+        if claimed {
+            // The connection is suspended, hence alive; the next access-handler call for it
+            // queues ctx.pending.
+            MHD_resume_connection(ctx.connection)
+            resuming.subtract(1, ordering: .releasing)
         }
     }
 
@@ -135,21 +135,46 @@ extension HTTPServer {
         return result
     }
 
-    /// A shared response with this request's id: a response of its own (the id differs per
-    /// request) over the shared body, which it keeps alive until libmicrohttpd is done with
-    /// it; headers and compression are the shared ones, made once.
+    /// A shared response with this request's id. The id differs per request, so the answer
+    /// is a libmicrohttpd response of its own over the shared body (kept alive until
+    /// libmicrohttpd is done with it), with the shared headers, made once. The connection
+    /// keeps it: libmicrohttpd answers one request at a time on a connection and lets go of
+    /// an answer before it reads the next request, so the next answer from the same shared
+    /// response on this connection only swaps the id header.
     private func queueShared(_ ctx: RequestContext, _ sharedResponse: SharedResponse, requestIDHeader: String) -> MHD_Result {
-        let keeper = Unmanaged.passRetained(sharedResponse).toOpaque()
-        guard let response = MHD_create_response_from_buffer_with_free_callback_cls(
-            sharedResponse.bodyCount, sharedResponse.bodyBytes, releaseSharedResponse, keeper) else {
-            Unmanaged<SharedResponse>.fromOpaque(keeper).release()
-            return queue(ctx, sharedResponse.prepared, closing: false)
+        let response: OpaquePointer
+        if let kept = ctx.deadlines?.lastShared, kept.shared === sharedResponse {
+            response = kept.response
+            if kept.requestID != ctx.requestID {
+                _ = MHD_del_response_header(response, requestIDHeader, kept.requestID)
+                kept.requestID = MHD_add_response_header(response, requestIDHeader, ctx.requestID) == .YES ? ctx.requestID : ""
+            }
+        } else {
+            let keeper = Unmanaged.passRetained(sharedResponse).toOpaque()
+            guard let made = MHD_create_response_from_buffer_with_free_callback_cls(
+                sharedResponse.bodyCount, sharedResponse.bodyBytes, releaseSharedResponse, keeper) else {
+                Unmanaged<SharedResponse>.fromOpaque(keeper).release()
+                return queue(ctx, sharedResponse.prepared, closing: false)
+            }
+            for (name, value) in sharedResponse.prepared.headers {
+                _ = MHD_add_response_header(made, name, value)
+            }
+            let added = MHD_add_response_header(made, requestIDHeader, ctx.requestID) == .YES
+            response = made
+            if let deadlines = ctx.deadlines, sharedResponse.bodyCount <= ConnectionResponse.maxBodyBytes {
+                // Replaces (and releases) the connection's previous one.
+                deadlines.lastShared = ConnectionResponse(shared: sharedResponse, response: made,
+                                                          requestID: added ? ctx.requestID : "")
+            } else {
+                defer { MHD_destroy_response(made) }
+                return queueSharedResponse(ctx, sharedResponse, made)
+            }
         }
-        defer { MHD_destroy_response(response) }
-        for (name, value) in sharedResponse.prepared.headers {
-            _ = MHD_add_response_header(response, name, value)
-        }
-        _ = MHD_add_response_header(response, requestIDHeader, ctx.requestID)
+        return queueSharedResponse(ctx, sharedResponse, response)
+    }
+
+    private func queueSharedResponse(_ ctx: RequestContext, _ sharedResponse: SharedResponse,
+                                     _ response: OpaquePointer) -> MHD_Result {
         ctx.sentStatus = sharedResponse.prepared.status
         ctx.sentBytes = sharedResponse.bodyCount
         let result = MHD_queue_response(ctx.connection, UInt32(sharedResponse.prepared.status), response)
@@ -159,6 +184,25 @@ extension HTTPServer {
         }
         return result
     }
+}
+
+/// A connection's own libmicrohttpd response over a shared response, with the request id
+/// it carries now (`HTTPServer.queueShared`); destroyed with the connection or when the
+/// connection answers from another shared response.
+final class ConnectionResponse {
+    /// Bodies kept per connection at most (so idle connections hold little).
+    static let maxBodyBytes = 16 << 10
+    let shared: SharedResponse
+    let response: OpaquePointer
+    var requestID: String
+
+    init(shared: SharedResponse, response: OpaquePointer, requestID: String) {
+        self.shared = shared
+        self.response = response
+        self.requestID = requestID
+    }
+
+    deinit { MHD_destroy_response(response) }
 }
 
 /// Drops the reference a per-request response held on its shared response.

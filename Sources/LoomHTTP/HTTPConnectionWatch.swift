@@ -14,7 +14,7 @@ import Musl
 /// connection goes from phase to phase, checked by the watch thread. libmicrohttpd's own
 /// timeout only counts idle time, so a client trickling a byte now and then would hold the
 /// connection for ever; these count the total time.
-final class ConnectionDeadlines: Sendable {
+final class ConnectionDeadlines: @unchecked Sendable {
     enum Cut: UInt8 {
         case none, headers, body, rate
     }
@@ -29,6 +29,9 @@ final class ConnectionDeadlines: Sendable {
     let bodyBytes = Atomic<Int>(0)
     /// Why the watch closed the connection (a `Cut`); `.none` while it has not.
     let cut = Atomic<UInt8>(Cut.none.rawValue)
+    /// The connection's last answer over a shared response (`HTTPServer.queueShared`);
+    /// only the libmicrohttpd thread serving the connection touches it.
+    var lastShared: ConnectionResponse?
     private let headerNanos: UInt64
     private let bodyNanos: UInt64
 

@@ -71,9 +71,12 @@ public final class HTTPServer: @unchecked Sendable {
     var idleWaiters = 0
     private var startupMessages: [String] = []
     private var capturingStartup = false
-    /// Held around every MHD_resume_connection made from outside libmicrohttpd's threads,
-    /// and by stop() around MHD_stop_daemon, so that no resume can hit a stopped daemon.
+    /// Held by the watch thread around its MHD_resume_connection calls and by stop()
+    /// around MHD_stop_daemon, so that no resume can hit a stopped daemon.
     let resumeLock = Mutex(())
+    /// Resumes by `respond` under way: claimed under `state` while not `stopping`, and
+    /// waited out by stop() before it stops the daemon.
+    let resuming = Atomic<Int>(0)
     private var logSink: UnsafeMutablePointer<loom_log_sink>?
     /// libmicrohttpd responses kept for `HTTPResponse.reuseKey`s.
     let shared = SharedResponses()
@@ -253,6 +256,10 @@ public final class HTTPServer: @unchecked Sendable {
             return
         }
         stopping = true
+        state.unlock()
+        // No resume is claimed from now on; the ones under way finish.
+        while resuming.load(ordering: .acquiring) > 0 { sched_yield() }
+        state.lock()
         // libmicrohttpd must not be stopped with suspended connections: resume them all.
         var toResume: [RequestContext] = []
         for ctx in parked.values where ctx.phase == .suspended {

@@ -100,6 +100,38 @@ final class HTTPSharedResponseTests: HTTPServerTestCase {
         XCTAssertTrue(client.waitForClose(timeout: 2))
     }
 
+    /// A connection answering again from the same shared response swaps only the id: every
+    /// answer carries exactly its own request's id (given, repeated, of another length, or
+    /// made up), whatever the one before it carried, and the body and headers stay the same.
+    func testAConnectionsKeptAnswerCarriesEachRequestsOwnId() throws {
+        let key = Key()
+        let body = self.body
+        let server = try startServer(configuration { $0.requestIDHeader = "X-Request-Id" }) { _, respond in
+            respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: body, reuseKey: key))
+        }
+        let client = try RawHTTPClient(port: server.boundPort)
+        let other = try RawHTTPClient(port: server.boundPort)
+        let given: [String?] = ["a", "a", "bb", nil, "ccc", nil, "a", String(repeating: "z", count: 128), "d", nil]
+        var madeUp = Set<String>()
+        for (n, id) in given.enumerated() {
+            let r = try client.roundTrip("GET", "/x", headers: id.map { [("X-Request-Id", $0)] } ?? [])
+            let ids = r.headers.filter { $0.0.lowercased() == "x-request-id" }.map(\.1)
+            XCTAssertEqual(ids.count, 1, "request \(n): \(r.headers)")
+            if let id {
+                XCTAssertEqual(ids.first, id, "request \(n)")
+            } else {
+                XCTAssertEqual(ids.first?.utf8.count, 24, "request \(n)")
+                madeUp.insert(ids.first ?? "")
+            }
+            XCTAssertEqual(r.body, body, "request \(n)")
+            XCTAssertEqual(r.header("Content-Type"), "application/json")
+            // Another connection in between, on the same shared response, keeps its own.
+            let o = try other.roundTrip("GET", "/x", headers: [("X-Request-Id", "other-\(n)")])
+            XCTAssertEqual(o.headers.filter { $0.0.lowercased() == "x-request-id" }.map(\.1), ["other-\(n)"])
+        }
+        XCTAssertEqual(madeUp.count, 3)
+    }
+
     func testNumericHostIPv4() {
         for text in ["127.0.0.1", "0.0.0.0", "255.255.255.255", "10.20.30.40", "192.168.100.9", "1.2.3.4"] {
             var sin = sockaddr_in()
