@@ -126,4 +126,39 @@ final class IncludeTextTests: XCTestCase {
         let batch = service.batch(body: Array(#"{"items": [\#(item)]}"#.utf8)) { n, body in for k in 0..<n { body(k) } }
         XCTAssertTrue(Svc.text(batch.body).contains("\"textLines\""), Svc.text(batch.body))
     }
+
+    /// The lines are laid out again after the pass and each is a JSON object: past the
+    /// answer's bounds (`TextLinesLimits`) the request is refused at the option, and the same
+    /// tree without lines, or with the frames only, is answered.
+    func testAnswersWithLinesAreBounded() throws {
+        let service = LayoutService(textMeasurer: Self.measurer)
+        func request(_ texts: [String], width: Double, output: String? = nil) -> [UInt8] {
+            let children = texts.map { t -> String in
+                let escaped = t.replacingOccurrences(of: "\n", with: "\\n")
+                return #"{"type": "text", "text": "\#(escaped)", "font": {"family": "Liberation Sans", "size": 12}}"#
+            }.joined(separator: ",")
+            let options = output.map { #""output": "\#($0)", "# } ?? ""
+            return Array(#"{"options": {\#(options)"includeText": true}, "sizeRange": {"max": {"width": \#(width)}}, "root": {"type": "stack", "direction": "vertical", "children": [\#(children)]}}"#.utf8)
+        }
+        // One more line than an answer may carry: short hard-broken lines, few bytes.
+        let manyLines = String(repeating: "a\n", count: TextLinesLimits.maxLines) + "a"
+        XCTAssertLessThan(manyLines.utf8.count, TextLinesLimits.maxTextBytes)
+        let tooManyLines = service.layout(body: request([manyLines], width: 300))
+        XCTAssertEqual(tooManyLines.status, 413, Svc.text(tooManyLines.body))
+        let error = try XCTUnwrap(Svc.object(tooManyLines.body)["error"] as? [String: Any])
+        XCTAssertEqual(error["code"] as? String, "too_large")
+        XCTAssertEqual(error["path"] as? String, "options.includeText")
+        // The frames alone write no lines: answered.
+        XCTAssertEqual(service.layout(body: request([manyLines], width: 300, output: "frames")).status, 200)
+
+        // A few lines, but more bytes of text than may be laid out again.
+        let long = String(repeating: "word ", count: 18_000)
+        let texts = Array(repeating: long, count: TextLinesLimits.maxTextBytes / long.utf8.count + 1)
+        let tooManyBytes = service.layout(body: request(texts, width: 1e7))
+        XCTAssertEqual(tooManyBytes.status, 413, Svc.text(tooManyBytes.body))
+        XCTAssertTrue(Svc.text(tooManyBytes.body).contains("bytes of text"), Svc.text(tooManyBytes.body))
+        // One text fewer fits.
+        let fits = service.layout(body: request(Array(texts.dropLast()), width: 1e7))
+        XCTAssertEqual(fits.status, 200, Svc.text(fits.body))
+    }
 }

@@ -240,6 +240,9 @@ public final class LayoutService: @unchecked Sendable {
         if let cached = responseCache.value(for: key) { return (key, answer(from: cached, format)) }
         metrics?.cacheMiss()
         let layout = try computeLayout(request, budget: budget)
+        if request.includeText && request.output.hasLayout && format == .json {
+            try TextLinesLimits.check(root: request.root, layout: layout, scale: request.scale)
+        }
         let body: [UInt8]
         switch format {
         case .json:

@@ -51,3 +51,42 @@ enum TextLinesWriting {
         return r == 0 ? 0 : r
     }
 }
+
+/// What one `options.includeText` answer may carry. Its lines are laid out again after the
+/// layout pass, outside the layout budget, and each becomes an object of about 150 bytes:
+/// these bounds keep that work and that answer small whatever the request holds.
+public enum TextLinesLimits {
+    /// Lines written in one answer.
+    public static let maxLines = 20_000
+    /// UTF-8 bytes of the texts whose lines are written in one answer.
+    public static let maxTextBytes = 512 * 1024
+
+    /// Throws 413 `too_large` at `options.includeText` when the texts of the laid-out tree
+    /// hold more lines or bytes than one answer may carry (counted as the encoder will
+    /// visit them: a text laid out twice counts twice).
+    public static func check(root: LayoutElement, layout: Layout, scale: Double) throws {
+        var counter = Counter()
+        if let text = layout.text, let node = root as? TextNode { counter.add(node, text) }
+        LayoutFlattening(grid: PixelGrid(scale: scale)).walk(&counter, below: root, layout: layout, scope: ())
+        if counter.lines > maxLines {
+            throw WireError.tooLarge("includeText would write \(counter.lines) lines, more than the \(maxLines) one answer may carry: ask without includeText, or for fewer texts",
+                                     path: "options.includeText")
+        }
+        if counter.bytes > maxTextBytes {
+            throw WireError.tooLarge("includeText would lay out \(counter.bytes) bytes of text again, more than the \(maxTextBytes) one answer may: ask without includeText, or for fewer texts",
+                                     path: "options.includeText")
+        }
+    }
+
+    private struct Counter: FlatLayoutVisitor {
+        var lines = 0, bytes = 0
+        mutating func add(_ node: TextNode, _ text: TextLayoutInfo) {
+            lines += text.lineCount
+            for span in node.attributes.spans { bytes += span.text.utf8.count }
+        }
+        mutating func enter(_ element: LayoutElement, _ layout: Layout, isNode: Bool, _ place: FlatPlacement, _ scope: ()) {
+            if isNode, let text = layout.text, let node = element as? TextNode { add(node, text) }
+        }
+        mutating func leave(_ element: LayoutElement, isNode: Bool, _ scope: ()) {}
+    }
+}
