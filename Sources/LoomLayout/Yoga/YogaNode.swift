@@ -171,7 +171,7 @@ final class YogaNode {
     }
 
     /// The box's fields, read where they are.
-    private static func fields(_ box: LayoutElement.YogaStyleBox) -> Fields {
+    @inline(__always) private static func fields(_ box: LayoutElement.YogaStyleBox) -> Fields {
         var f = Fields()
         f.flexDirection = box.style.flexDirection
         f.direction = box.style.direction

@@ -120,12 +120,13 @@ struct YogaEdgeValues: Equatable {
         topSide.isUndefined && bottomSide.isUndefined && rowLeadingLeft.isUndefined && rowTrailingRight.isUndefined
             && rowLeadingRight.isUndefined && rowTrailingLeft.isUndefined
     }
-    init(_ e: YogaEdges) {
+    /// Inlined so that the edges are read where they are stored (a call copies them first).
+    @inline(__always) init(_ e: YogaEdges) {
         guard e.top != nil || e.left != nil || e.bottom != nil || e.right != nil || e.start != nil || e.end != nil
             || e.horizontal != nil || e.vertical != nil || e.all != nil else { return }
         let all = YogaValue(e.all), horizontal = YogaValue(e.horizontal), vertical = YogaValue(e.vertical)
         let left = YogaValue(e.left), right = YogaValue(e.right), start = YogaValue(e.start), end = YogaValue(e.end)
-        func first(_ a: YogaValue, _ b: YogaValue) -> YogaValue { a.isUndefined ? b : a }
+        @inline(__always) func first(_ a: YogaValue, _ b: YogaValue) -> YogaValue { a.isUndefined ? b : a }
         let column = first(vertical, all), row = first(horizontal, all)
         topSide = first(YogaValue(e.top), column)
         bottomSide = first(YogaValue(e.bottom), column)
