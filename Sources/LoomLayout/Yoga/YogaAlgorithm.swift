@@ -127,29 +127,30 @@ final class YogaLayoutPass {
             if !performLayout && !node.children.isEmpty {
                 // Likewise for a measurement.
                 let key = measureKey(node, availableWidth, availableHeight, ownerWidth, ownerHeight, widthMode, heightMode, ownerDirection)
-                if node.layoutMemoGeneration == generation, let record = node.measureMemo[key] {
+                if let memo = node.memo, memo.generation == generation, let record = memo.measurements.find(key) {
                     node.measuredDimensions = record.measured
-                    for (i, child) in node.children.enumerated() { child.lineIndex = record.childLines[i] }
+                    restoreLines(node, record.childLines)
                 } else {
                     try layoutImpl(node, availableWidth, availableHeight, ownerDirection, widthMode, heightMode,
                                    ownerWidth, ownerHeight, performLayout: false)
-                    startMemo(node)
-                    node.measureMemo[key] = YogaMeasureRecord(measured: node.measuredDimensions, childLines: node.children.map { $0.lineIndex })
+                    startMemo(node).measurements.set(key, YogaMeasureRecord(measured: node.measuredDimensions, childLines: lines(node)))
                 }
             } else if performLayout && !node.children.isEmpty && node.hasOwner {
                 // A full layout this pass already computed with the same inputs gives the same
                 // result: its record is restored instead (Yoga recomputes, exponentially on
                 // deep nests that alternate layouts). The root is laid out once per pass.
                 let key = YogaLayoutKey(availableWidth, availableHeight, ownerWidth, ownerHeight, widthMode, heightMode, ownerDirection)
-                if node.layoutMemoGeneration == generation, let record = node.layoutMemo[key] {
+                let memo: YogaNodeMemo
+                if let m = node.memo, m.generation == generation, let record = m.layouts.find(key) {
                     restore(node, record)
+                    memo = m
                 } else {
                     try layoutImpl(node, availableWidth, availableHeight, ownerDirection, widthMode, heightMode,
                                    ownerWidth, ownerHeight, performLayout: true)
-                    startMemo(node)
-                    node.layoutMemo[key] = record(node)
+                    memo = startMemo(node)
+                    memo.layouts.set(key, record(node))
                 }
-                node.lastLayoutKey = key
+                memo.lastLayoutKey = key
             } else {
                 try layoutImpl(node, availableWidth, availableHeight, ownerDirection, widthMode, heightMode,
                                ownerWidth, ownerHeight, performLayout: performLayout)
@@ -164,6 +165,7 @@ final class YogaLayoutPass {
                     node.cachedLayout = entry
                 } else {
                     if node.nextCachedMeasurement == node.cachedMeasurements.count {
+                        if node.cachedMeasurements.isEmpty { node.cachedMeasurements.reserveCapacity(4) }
                         node.cachedMeasurements.append(entry)
                     } else {
                         node.cachedMeasurements[node.nextCachedMeasurement] = entry
@@ -195,20 +197,38 @@ final class YogaLayoutPass {
         return YogaLayoutKey(w, h, 0, 0, wm, hm, d)
     }
 
-    /// The memos hold this pass's results only.
-    @inline(__always) private func startMemo(_ node: YogaNode) {
-        if node.layoutMemoGeneration != generation {
-            node.layoutMemo.removeAll(keepingCapacity: true)
-            node.measureMemo.removeAll(keepingCapacity: true)
-            node.layoutMemoGeneration = generation
+    /// The node's memos, holding this pass's results only.
+    @inline(__always) private func startMemo(_ node: YogaNode) -> YogaNodeMemo {
+        let memo: YogaNodeMemo
+        if let m = node.memo { memo = m } else { memo = YogaNodeMemo(); node.memo = memo }
+        if memo.generation != generation {
+            memo.layouts.removeAll()
+            memo.measurements.removeAll()
+            memo.generation = generation
         }
+        return memo
     }
 
     private func record(_ node: YogaNode) -> YogaLayoutRecord {
         YogaLayoutRecord(measured: node.measuredDimensions, direction: node.layoutDirection, hadOverflow: node.hadOverflow,
-                         childPositions: node.children.map { $0.layoutPosition },
-                         childSizes: node.children.map { $0.layoutDimensions }, childKeys: node.children.map { $0.lastLayoutKey },
-                         childLines: node.children.map { $0.lineIndex })
+                         children: node.children.map {
+                             YogaChildRecord(position: $0.layoutPosition, size: $0.layoutDimensions, key: $0.memo?.lastLayoutKey)
+                         },
+                         childLines: lines(node))
+    }
+
+    /// The children's line numbers, none when the node does not wrap: `collectFlexLine` then
+    /// puts them all on line 0.
+    @inline(__always) private func lines(_ node: YogaNode) -> [Int] {
+        node.wrap == .noWrap ? [] : node.children.map { $0.lineIndex }
+    }
+
+    @inline(__always) private func restoreLines(_ node: YogaNode, _ lines: [Int]) {
+        if lines.isEmpty {
+            for child in node.children { child.lineIndex = 0 }
+        } else {
+            for (i, child) in node.children.enumerated() { child.lineIndex = lines[i] }
+        }
     }
 
     /// Puts a node's subtree back as a recorded full layout left it, down to the children
@@ -217,16 +237,17 @@ final class YogaLayoutPass {
         node.measuredDimensions = record.measured
         node.layoutDirection = record.direction
         node.hadOverflow = record.hadOverflow
+        restoreLines(node, record.childLines)
         for (i, child) in node.children.enumerated() {
-            child.layoutPosition = record.childPositions[i]
-            child.lineIndex = record.childLines[i]
-            child.layoutDimensions = record.childSizes[i]
-            child.measuredDimensions = record.childSizes[i]
-            guard let key = record.childKeys[i], child.lastLayoutKey != key else { continue }
-            if child.layoutMemoGeneration == generation, let r = child.layoutMemo[key] {
+            let c = record.children[i]
+            child.layoutPosition = c.position
+            child.layoutDimensions = c.size
+            child.measuredDimensions = c.size
+            guard let key = c.key, let memo = child.memo, memo.lastLayoutKey != key else { continue }
+            if memo.generation == generation, let r = memo.layouts.find(key) {
                 restore(child, r)
                 child.layoutDimensions = child.measuredDimensions
-                child.lastLayoutKey = key
+                memo.lastLayoutKey = key
             }
         }
     }

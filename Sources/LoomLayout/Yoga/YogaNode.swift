@@ -25,10 +25,13 @@ final class YogaNode {
     let alignSelf: YogaAlign
     let wrap: YogaWrap
     let isAbsolute: Bool
-    let margin: YogaEdgeValues
-    let padding: YogaEdgeValues
-    let border: YogaEdgeValues
-    let position: YogaEdgeValues
+    /// Margin, padding, border and position: shared with the previous sibling when equal
+    /// (and by every node without any), which keeps the node small.
+    let edges: YogaNodeEdges
+    @inline(__always) var margin: YogaEdgeValues { edges.margin }
+    @inline(__always) var padding: YogaEdgeValues { edges.padding }
+    @inline(__always) var border: YogaEdgeValues { edges.border }
+    @inline(__always) var position: YogaEdgeValues { edges.position }
     let dimensions: (YogaValue, YogaValue)
     /// Min sizes; the root's are overwritten before each pass (§2).
     var minDimensions: (YogaValue, YogaValue)
@@ -53,13 +56,8 @@ final class YogaNode {
     var cachedMeasurements: [YogaCacheEntry] = []
     var nextCachedMeasurement = 0
     var hadOverflow = false
-    /// Full layouts computed in the current pass by their inputs (`YogaLayoutPass.replay`).
-    var layoutMemo: [YogaLayoutKey: YogaLayoutRecord] = [:]
-    /// Measurements (no layout) computed in the current pass by their inputs.
-    var measureMemo: [YogaLayoutKey: YogaMeasureRecord] = [:]
-    var layoutMemoGeneration = 0
-    /// The inputs of this node's last full layout.
-    var lastLayoutKey: YogaLayoutKey?
+    /// A container's memos, made on its first layout (leaves never have one).
+    var memo: YogaNodeMemo?
 
     /// The last layout the measure function got for this leaf (its baseline metrics).
     var lastMeasuredLayout: Layout?
@@ -75,7 +73,8 @@ final class YogaNode {
 
     static let maxCachedMeasurements = 16
 
-    init(_ element: DisplayNode, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?, underBaseline: Bool = false) {
+    init(_ element: DisplayNode, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?, underBaseline: Bool = false,
+         sibling: YogaNodeEdges? = nil) {
         self.element = element
         self.hasOwner = hasOwner
         self.parentAlignItems = parentAlignItems
@@ -119,10 +118,14 @@ final class YogaNode {
         }
         wrap = y.flexWrap
         isAbsolute = y.isAbsolute
-        margin = y.margin
-        padding = y.padding
-        border = y.border
-        position = y.position
+        if y.margin.isEmpty && y.padding.isEmpty && y.border.isEmpty && y.position.isEmpty {
+            edges = YogaNodeEdges.none
+        } else if let sibling, sibling.margin == y.margin, sibling.padding == y.padding, sibling.border == y.border,
+                  sibling.position == y.position {
+            edges = sibling
+        } else {
+            edges = YogaNodeEdges(margin: y.margin, padding: y.padding, border: y.border, position: y.position)
+        }
         dimensions = (YogaValue(element.style.width), YogaValue(element.style.height))
         minDimensions = (YogaValue(element.style.minWidth), YogaValue(element.style.minHeight))
         maxDimensions = (YogaValue(element.style.maxWidth), YogaValue(element.style.maxHeight))
@@ -132,7 +135,16 @@ final class YogaNode {
         if let r = y.aspectRatio, Float(r) > Float.ulpOfOne { aspectRatio = Float(r) } else { aspectRatio = .nan }
         let childAlign = yogaAlignItems
         let baselineBelow = underBaseline || alignItems == .baseline
-        children = element.yogaChildren.map { YogaNode($0, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow) }
+        let elements = element.yogaChildren
+        var made: [YogaNode] = []
+        made.reserveCapacity(elements.count)
+        var sibling: YogaNodeEdges?
+        for child in elements {
+            let node = YogaNode(child, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow, sibling: sibling)
+            sibling = node.edges
+            made.append(node)
+        }
+        children = made
         var pure = !hasMeasure && !baselineBelow && !isAbsolute && wrap == .noWrap && aspectRatio.isNaN && flexBasis.isUndefined
             && !dimensions.0.isPercent && !dimensions.1.isPercent
             && minDimensions.0.isUndefined && minDimensions.1.isUndefined && maxDimensions.0.isUndefined && maxDimensions.1.isUndefined
@@ -159,7 +171,7 @@ final class YogaNode {
     }
 
     /// The box's fields, read where they are.
-    private static func fields(_ box: LayoutElement.YogaStyleBox) -> Fields {
+    @inline(__always) private static func fields(_ box: LayoutElement.YogaStyleBox) -> Fields {
         var f = Fields()
         f.flexDirection = box.style.flexDirection
         f.direction = box.style.direction
@@ -292,39 +304,16 @@ extension DisplayNode {
     }
 }
 
-/// The inputs of one call that lays a node out (bitwise).
-struct YogaLayoutKey: Hashable {
-    let bits: (UInt32, UInt32, UInt32, UInt32)
-    let modes: Int16
-    let direction: Int8
-    init(_ aw: Float, _ ah: Float, _ ow: Float, _ oh: Float, _ wm: YogaMeasureMode, _ hm: YogaMeasureMode, _ d: YogaResolvedDirection) {
-        bits = (aw.bitPattern, ah.bitPattern, ow.bitPattern, oh.bitPattern)
-        modes = Int16(wm.rawValue) << 8 | Int16(hm.rawValue)
-        direction = d.rawValue
+/// A node's edge values, shared between nodes that have the same.
+final class YogaNodeEdges {
+    let margin: YogaEdgeValues
+    let padding: YogaEdgeValues
+    let border: YogaEdgeValues
+    let position: YogaEdgeValues
+    init(margin: YogaEdgeValues, padding: YogaEdgeValues, border: YogaEdgeValues, position: YogaEdgeValues) {
+        self.margin = margin; self.padding = padding; self.border = border; self.position = position
     }
-    static func == (a: YogaLayoutKey, b: YogaLayoutKey) -> Bool {
-        a.bits == b.bits && a.modes == b.modes && a.direction == b.direction
-    }
-    func hash(into h: inout Hasher) {
-        h.combine(bits.0); h.combine(bits.1); h.combine(bits.2); h.combine(bits.3); h.combine(modes); h.combine(direction)
-    }
-}
-
-/// What a full layout of a node left: its size and direction, its children's positions and
-/// the inputs of their own last full layouts.
-struct YogaLayoutRecord {
-    let measured: (Float, Float)
-    let direction: YogaResolvedDirection
-    let hadOverflow: Bool
-    let childPositions: [YogaFloat4]
-    /// The children's sizes then (leaves have no record of their own).
-    let childSizes: [(Float, Float)]
-    let childKeys: [YogaLayoutKey?]
-    let childLines: [Int]
-}
-
-/// What a measurement of a container left: its size and its children's line numbers.
-struct YogaMeasureRecord {
-    let measured: (Float, Float)
-    let childLines: [Int]
+    /// No edge set.
+    static let none = YogaNodeEdges(margin: YogaEdgeValues(), padding: YogaEdgeValues(), border: YogaEdgeValues(),
+                                    position: YogaEdgeValues())
 }

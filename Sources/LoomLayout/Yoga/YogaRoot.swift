@@ -81,7 +81,6 @@ final class YogaTree {
     private func makeLayout(_ node: YogaNode) -> Layout {
         let grid = context.grid
         let size = Size(width: Double(node.layoutDimensions.0), height: Double(node.layoutDimensions.1))
-        let style = node.element.style
         if node.hasMeasure {
             let final = validSize(size) ? grid.ceil(size) : .zero
             let own = node.element.layoutThatFits(SizeRange(exactly: final), parentSize: final, context: context)
@@ -94,7 +93,8 @@ final class YogaTree {
             let position = YogaTree.validPosition(x) && YogaTree.validPosition(y) ? Point(x: grid.ceil(x), y: grid.ceil(y)) : Point(x: 0, y: 0)
             sublayouts.append(Sublayout(slot: slot, position: position, layout: makeLayout(child)))
         }
-        return Layout(size: size, sublayouts: sublayouts, ascender: style.ascender, descender: style.descender, grid: grid)
+        let element = node.element
+        return Layout(size: size, sublayouts: sublayouts, ascender: element.style.ascender, descender: element.style.descender, grid: grid)
     }
 
     private static func validPosition(_ v: Double) -> Bool { v.isFinite && v < 1e7 }

@@ -104,64 +104,60 @@ enum YogaValue: Equatable {
 }
 
 /// One kind of edges (margin, padding, border or position) as Texture sets them.
-struct YogaEdgeValues {
-    var left = YogaValue.undefined, top = YogaValue.undefined, right = YogaValue.undefined, bottom = YogaValue.undefined
-    var start = YogaValue.undefined, end = YogaValue.undefined
-    var horizontal = YogaValue.undefined, vertical = YogaValue.undefined, all = YogaValue.undefined
-    /// No side set: every side is undefined.
-    var isEmpty = true
+struct YogaEdgeValues: Equatable {
+    // The value each side resolves to, fallbacks applied once here (Yoga looks them up on
+    // every read): a row's leading/trailing side is start/end, else the physical side,
+    // else horizontal, else all; a column's is the physical side, else vertical, else all.
+    private var topSide = YogaValue.undefined, bottomSide = YogaValue.undefined
+    /// Row leading when the row runs left to right (start, left, ...) and its trailing (end, right, ...).
+    private var rowLeadingLeft = YogaValue.undefined, rowTrailingRight = YogaValue.undefined
+    /// The same for a reversed row (start, right, ...) and (end, left, ...).
+    private var rowLeadingRight = YogaValue.undefined, rowTrailingLeft = YogaValue.undefined
 
     init() {}
-    init(_ e: YogaEdges) {
+    /// No side set.
+    var isEmpty: Bool {
+        topSide.isUndefined && bottomSide.isUndefined && rowLeadingLeft.isUndefined && rowTrailingRight.isUndefined
+            && rowLeadingRight.isUndefined && rowTrailingLeft.isUndefined
+    }
+    /// Inlined so that the edges are read where they are stored (a call copies them first).
+    @inline(__always) init(_ e: YogaEdges) {
         guard e.top != nil || e.left != nil || e.bottom != nil || e.right != nil || e.start != nil || e.end != nil
             || e.horizontal != nil || e.vertical != nil || e.all != nil else { return }
-        left = YogaValue(e.left); top = YogaValue(e.top); right = YogaValue(e.right); bottom = YogaValue(e.bottom)
-        start = YogaValue(e.start); end = YogaValue(e.end)
-        horizontal = YogaValue(e.horizontal); vertical = YogaValue(e.vertical); all = YogaValue(e.all)
-        isEmpty = false
+        let all = YogaValue(e.all), horizontal = YogaValue(e.horizontal), vertical = YogaValue(e.vertical)
+        let left = YogaValue(e.left), right = YogaValue(e.right), start = YogaValue(e.start), end = YogaValue(e.end)
+        @inline(__always) func first(_ a: YogaValue, _ b: YogaValue) -> YogaValue { a.isUndefined ? b : a }
+        let column = first(vertical, all), row = first(horizontal, all)
+        topSide = first(YogaValue(e.top), column)
+        bottomSide = first(YogaValue(e.bottom), column)
+        rowLeadingLeft = first(start, first(left, row))
+        rowTrailingRight = first(end, first(right, row))
+        rowLeadingRight = first(start, first(right, row))
+        rowTrailingLeft = first(end, first(left, row))
     }
 
+    /// Whether a side reads a percentage.
     var hasPercent: Bool {
-        left.isPercent || top.isPercent || right.isPercent || bottom.isPercent || start.isPercent || end.isPercent
-            || horizontal.isPercent || vertical.isPercent || all.isPercent
+        topSide.isPercent || bottomSide.isPercent || rowLeadingLeft.isPercent || rowTrailingRight.isPercent
+            || rowLeadingRight.isPercent || rowTrailingLeft.isPercent
     }
-    /// The largest side set in points, at least 0.
+    /// The largest points value a side reads (0 at least).
     var largestPoints: Float {
         func p(_ v: YogaValue) -> Float { if case .point(let x) = v { return Swift.max(x, 0) } else { return 0 } }
-        return Swift.max(Swift.max(Swift.max(p(left), p(top)), Swift.max(p(right), p(bottom))),
-                         Swift.max(Swift.max(p(start), p(end)), Swift.max(Swift.max(p(horizontal), p(vertical)), p(all))))
+        return Swift.max(Swift.max(p(topSide), p(bottomSide)),
+                         Swift.max(Swift.max(p(rowLeadingLeft), p(rowTrailingRight)), Swift.max(p(rowLeadingRight), p(rowTrailingLeft))))
     }
 
-    @inline(__always) func physical(_ edge: Int) -> YogaValue {
-        switch edge {
-        case YogaEdge.left: return left
-        case YogaEdge.top: return top
-        case YogaEdge.right: return right
-        default: return bottom
-        }
-    }
-
-    /// The value of one side of `axis` (§6): on a row, `start`/`end` first, then the
-    /// physical side, `horizontal`, `all`; on a column the physical side, `vertical`, `all`.
     @inline(__always) func side(_ axis: YogaAxis, leading: Bool) -> YogaValue {
-        if isEmpty { return .undefined }
-        let edge = leading ? axis.leading : axis.trailing
-        if axis.isRow {
-            let logical = leading ? start : end
-            if !logical.isUndefined { return logical }
-            let p = physical(edge)
-            if !p.isUndefined { return p }
-            if !horizontal.isUndefined { return horizontal }
-            return all
+        switch axis {
+        case .column: return leading ? topSide : bottomSide
+        case .columnReverse: return leading ? bottomSide : topSide
+        case .row: return leading ? rowLeadingLeft : rowTrailingRight
+        case .rowReverse: return leading ? rowLeadingRight : rowTrailingLeft
         }
-        let p = physical(edge)
-        if !p.isUndefined { return p }
-        if !vertical.isUndefined { return vertical }
-        return all
     }
 }
 
-/// One cached measurement (`YGCachedMeasurement`).
 struct YogaCacheEntry {
     var availableWidth: Float = -1
     var availableHeight: Float = -1

@@ -1,0 +1,99 @@
+/// The memos of one pass (`YogaLayoutPass.layoutNode`): what a container's full layout or
+/// measurement left, by the inputs of the call, so that the same call again in the same pass
+/// is answered without laying the subtree out again.
+
+/// The inputs of one call that lays a node out (bitwise).
+struct YogaLayoutKey: Hashable {
+    let bits: (UInt32, UInt32, UInt32, UInt32)
+    let modes: Int16
+    let direction: Int8
+    init(_ aw: Float, _ ah: Float, _ ow: Float, _ oh: Float, _ wm: YogaMeasureMode, _ hm: YogaMeasureMode, _ d: YogaResolvedDirection) {
+        bits = (aw.bitPattern, ah.bitPattern, ow.bitPattern, oh.bitPattern)
+        modes = Int16(wm.rawValue) << 8 | Int16(hm.rawValue)
+        direction = d.rawValue
+    }
+    @inline(__always) static func == (a: YogaLayoutKey, b: YogaLayoutKey) -> Bool {
+        a.bits == b.bits && a.modes == b.modes && a.direction == b.direction
+    }
+    func hash(into h: inout Hasher) {
+        h.combine(UInt64(bits.0) << 32 | UInt64(bits.1))
+        h.combine(UInt64(bits.2) << 32 | UInt64(bits.3))
+        h.combine(Int32(modes) << 8 | Int32(direction))
+    }
+}
+
+/// A few results by key: scanned in order while small (a node is mostly called with one or
+/// two inputs per pass), indexed by a dictionary once it grows past `linearLimit`.
+struct YogaMemoTable<Value> {
+    private var entries: [(key: YogaLayoutKey, value: Value)] = []
+    private var index: [YogaLayoutKey: Int]?
+    private static var linearLimit: Int { 8 }
+
+    @inline(__always) func find(_ key: YogaLayoutKey) -> Value? {
+        if let index { return index[key].map { entries[$0].value } }
+        for e in entries where e.key == key { return e.value }
+        return nil
+    }
+
+    mutating func set(_ key: YogaLayoutKey, _ value: Value) {
+        let at = index != nil ? index![key] : entries.firstIndex { $0.key == key }
+        if let at {
+            entries[at].value = value
+            return
+        }
+        entries.append((key, value))
+        if index != nil {
+            index![key] = entries.count - 1
+        } else if entries.count > YogaMemoTable.linearLimit {
+            var made: [YogaLayoutKey: Int] = [:]
+            made.reserveCapacity(entries.count * 2)
+            for (i, e) in entries.enumerated() { made[e.key] = i }
+            index = made
+        }
+    }
+
+    mutating func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        index = nil
+    }
+}
+
+/// A container's results of the current pass: kept out of the node, as leaves (most nodes)
+/// never need them.
+final class YogaNodeMemo {
+    /// Full layouts computed in the current pass.
+    var layouts = YogaMemoTable<YogaLayoutRecord>()
+    /// Measurements (no layout) computed in the current pass.
+    var measurements = YogaMemoTable<YogaMeasureRecord>()
+    /// The pass the memos belong to.
+    var generation = 0
+    /// The inputs of the node's last full layout.
+    var lastLayoutKey: YogaLayoutKey?
+}
+
+/// One child as its container's full layout left it.
+struct YogaChildRecord {
+    let position: YogaFloat4
+    /// Its size then (leaves have no record of their own).
+    let size: (Float, Float)
+    /// The inputs of its own last full layout.
+    let key: YogaLayoutKey?
+}
+
+/// What a full layout of a node left: its size and direction, its children's positions and
+/// sizes and the inputs of their own last full layouts.
+struct YogaLayoutRecord {
+    let measured: (Float, Float)
+    let direction: YogaResolvedDirection
+    let hadOverflow: Bool
+    let children: [YogaChildRecord]
+    /// The children's line numbers; empty when the node does not wrap (all are on line 0).
+    let childLines: [Int]
+}
+
+/// What a measurement of a container left: its size and its children's line numbers (empty
+/// when it does not wrap).
+struct YogaMeasureRecord {
+    let measured: (Float, Float)
+    let childLines: [Int]
+}
