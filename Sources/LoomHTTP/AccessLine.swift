@@ -20,6 +20,39 @@ public struct HTTPAccessLogFields: Sendable {
         return all
     }
 
+    /// Calls `body` with every field in the order `sorted` lists them (insertion sort of
+    /// their indices on the stack, stable as `sort` is): for writers of a line per request,
+    /// without `sorted`'s array.
+    public func forEachSorted(_ body: (_ key: String, _ value: String) -> Void) {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 + extra.count) { order in
+            // -2: remote, -1: request_id, k: extra[k].
+            func key(_ i: Int) -> String { i == -2 ? "remote" : i == -1 ? "request_id" : extra[i].0 }
+            var n = 0
+            func insert(_ i: Int) {
+                let k = key(i)
+                var j = n
+                while j > 0 && k < key(order[j - 1]) { order[j] = order[j - 1]; j -= 1 }
+                order[j] = i
+                n += 1
+            }
+            insert(-2)
+            if requestID != nil { insert(-1) }
+            for k in extra.indices where extra[k].0 != "remote" && extra[k].0 != "request_id" { insert(k) }
+            for j in 0 ..< n {
+                let i = order[j]
+                body(key(i), i == -2 ? remote : i == -1 ? requestID! : extra[i].1)
+            }
+        }
+    }
+
+    /// UTF-8 bytes of every key and value (at least those `sorted` lists), plus 8 a field
+    /// (room for a writer's separators).
+    public var byteCount: Int {
+        var n = 8 + 6 + remote.utf8.count + (requestID.map { 8 + 10 + $0.utf8.count } ?? 0)
+        for (k, v) in extra { n += 8 + k.utf8.count + v.utf8.count }
+        return n
+    }
+
     /// The fields as swift-log metadata.
     public var metadata: Logger.Metadata {
         var m: Logger.Metadata = [:]

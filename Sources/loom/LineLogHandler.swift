@@ -124,11 +124,23 @@ enum JSONText {
 /// Standard output, batched: one write(2) per batch instead of one per line.
 final class LogOutput: @unchecked Sendable {
     static let shared = LogOutput()
-    private let buffer = Mutex<[UInt8]>([])
-    /// The UTC second of the last line and its text ("YYYY-MM-DDTHH:MM:SSZ"), formatted once
-    /// a second. Taken before `buffer` when both are, so access lines go out in the order of
-    /// their timestamps.
-    private let clock = Mutex<(second: Int, stamp: [UInt8])>((-1, []))
+    /// The lines not yet written, and the UTC second of the last line with its text
+    /// ("YYYY-MM-DDTHH:MM:SSZ"), formatted once a second. One lock for both, so access lines
+    /// go out in the order of their timestamps.
+    private struct State {
+        var buffer: [UInt8] = []
+        var second = -1
+        var text: [UInt8] = []
+
+        mutating func stamp(_ now: time_t) -> [UInt8] {
+            if second != now {
+                text = Array(LineLogHandler.timestamp(now).utf8)
+                second = now
+            }
+            return text
+        }
+    }
+    private let state = Mutex<State>(State())
     private let timer: DispatchSourceTimer
 
     private init() {
@@ -140,47 +152,39 @@ final class LogOutput: @unchecked Sendable {
 
     /// The timestamp text of `now`.
     func stamp(_ now: time_t) -> [UInt8] {
-        clock.withLock { current(now, &$0) }
-    }
-
-    private func current(_ now: time_t, _ c: inout (second: Int, stamp: [UInt8])) -> [UInt8] {
-        if c.second != now {
-            c.stamp = Array(LineLogHandler.timestamp(now).utf8)
-            c.second = now
-        }
-        return c.stamp
+        state.withLock { $0.stamp(now) }
     }
 
     func append(_ line: String, immediately: Bool) {
-        let full = buffer.withLock { b -> Bool in
-            b.append(contentsOf: line.utf8)
-            return b.count >= 64 << 10
+        let full = state.withLock { s -> Bool in
+            s.buffer.append(contentsOf: line.utf8)
+            return s.buffer.count >= 64 << 10
         }
         if immediately || full { flush() }
     }
 
     /// An access log line exactly as `LineLogHandler` (label `label`, no metadata of its own)
-    /// writes `logger.info(message, metadata: fields.metadata)` from the LoomHTTP module,
-    /// built as bytes under one lock: `HTTPServer.accessLogWriter` calls the function this
-    /// returns for every request.
+    /// writes `logger.info(message, metadata: fields.metadata)` from the LoomHTTP module:
+    /// `HTTPServer.accessLogWriter` calls the function this returns for every request. The
+    /// line but its timestamp is written on the stack, then copied in under the lock.
     func accessLineWriter(label: String, format: LogFormat = .text) -> @Sendable (_ message: UnsafeRawBufferPointer, _ fields: HTTPAccessLogFields) -> Void {
         if format == .json { return jsonAccessLineWriter(label: label) }
         let infix = Array(" info \(label):".utf8)
         let source = Array(" [LoomHTTP] ".utf8)
         return { message, fields in
             let now = time(nil)
-            var metadata: [UInt8] = []
-            for (k, v) in fields.sorted {
-                metadata.append(UInt8(ascii: " ")); metadata.append(contentsOf: k.utf8)
-                metadata.append(UInt8(ascii: "=")); metadata.append(contentsOf: v.utf8)
-            }
-            self.appendLine(at: now) { b, stamp in
-                b.append(contentsOf: stamp)
-                b.append(contentsOf: infix)
-                b.append(contentsOf: metadata)
-                b.append(contentsOf: source)
-                b.append(contentsOf: message)
-                b.append(UInt8(ascii: "\n"))
+            let room = infix.count + fields.byteCount + source.count + message.count + 1
+            withUnsafeTemporaryAllocation(byteCount: room, alignment: 8) { buffer in
+                var line = LineBytes(buffer)
+                line.put(infix)
+                fields.forEachSorted { k, v in
+                    line.put(UInt8(ascii: " ")); line.put(k)
+                    line.put(UInt8(ascii: "=")); line.put(v)
+                }
+                line.put(source)
+                line.put(message)
+                line.put(UInt8(ascii: "\n"))
+                self.appendLine(at: now, line.bytes, jsonHead: nil)
             }
         }
     }
@@ -192,49 +196,55 @@ final class LogOutput: @unchecked Sendable {
         let infix = Array("\",\"level\":\"info\",\"label\":\(JSONText.quoted(label))".utf8)
         let source = Array(",\"source\":\"LoomHTTP\",\"message\":\"".utf8)
         let tail = Array("\"}\n".utf8)
-        let reserved: Set<String> = ["time", "level", "label", "source", "message"]
         return { message, fields in
             let now = time(nil)
-            var members: [UInt8] = []
-            for (k, v) in fields.sorted {
-                members.append(contentsOf: ",\"".utf8)
-                if reserved.contains(k) { members.append(contentsOf: "metadata_".utf8) }
-                JSONText.append(escaping: k.utf8, to: &members)
-                members.append(contentsOf: "\":\"".utf8)
-                JSONText.append(escaping: v.utf8, to: &members)
-                members.append(UInt8(ascii: "\""))
-            }
-            self.appendLine(at: now) { b, stamp in
-                b.append(contentsOf: head)
-                b.append(contentsOf: stamp)
-                b.append(contentsOf: infix)
-                b.append(contentsOf: members)
-                b.append(contentsOf: source)
-                JSONText.append(escaping: message, to: &b)
-                b.append(contentsOf: tail)
+            // Escaping writes at most 6 bytes per byte (`\u00XX`).
+            let room = infix.count + 6 * (fields.byteCount + message.count) + source.count + tail.count
+            withUnsafeTemporaryAllocation(byteCount: room, alignment: 8) { buffer in
+                var line = LineBytes(buffer)
+                line.put(infix)
+                fields.forEachSorted { k, v in
+                    line.put(UInt8(ascii: ",")); line.put(UInt8(ascii: "\""))
+                    if Self.isReserved(k) { line.put("metadata_") }
+                    line.putEscaped(k)
+                    line.put(UInt8(ascii: "\"")); line.put(UInt8(ascii: ":")); line.put(UInt8(ascii: "\""))
+                    line.putEscaped(v)
+                    line.put(UInt8(ascii: "\""))
+                }
+                line.put(source)
+                line.putEscaped(message)
+                line.put(tail)
+                head.withUnsafeBytes { self.appendLine(at: now, line.bytes, jsonHead: $0) }
             }
         }
     }
 
-    /// Writes one line into the buffer with the timestamp of `now`, under the clock's lock
-    /// then the buffer's (so lines go out in the order of their timestamps); flushes when the
+    /// A JSON line's own fields, which a metadata key of the same name must not hide.
+    private static func isReserved(_ k: String) -> Bool {
+        switch k {
+        case "time", "level", "label", "source", "message": return true
+        default: return false
+        }
+    }
+
+    /// Appends `head`, the timestamp of `now` and `line` under the lock; flushes when the
     /// buffer is full.
     @inline(__always)
-    private func appendLine(at now: time_t, _ write: (inout [UInt8], [UInt8]) -> Void) {
-        let full = clock.withLock { c -> Bool in
-            let stamp = current(now, &c)
-            return buffer.withLock { b -> Bool in
-                write(&b, stamp)
-                return b.count >= 64 << 10
-            }
+    private func appendLine(at now: time_t, _ line: UnsafeRawBufferPointer, jsonHead head: UnsafeRawBufferPointer?) {
+        let full = state.withLock { s -> Bool in
+            let stamp = s.stamp(now)
+            if let head { s.buffer.append(contentsOf: head) }
+            s.buffer.append(contentsOf: stamp)
+            s.buffer.append(contentsOf: line)
+            return s.buffer.count >= 64 << 10
         }
         if full { flush() }
     }
 
     func flush() {
-        let pending = buffer.withLock { b -> [UInt8] in
-            let out = b
-            b.removeAll(keepingCapacity: true)
+        let pending = state.withLock { s -> [UInt8] in
+            let out = s.buffer
+            s.buffer.removeAll(keepingCapacity: true)
             return out
         }
         guard !pending.isEmpty else { return }
@@ -246,5 +256,58 @@ final class LogOutput: @unchecked Sendable {
                 offset += n
             }
         }
+    }
+}
+
+/// Bytes of one log line written into a stack buffer the caller sized.
+private struct LineBytes {
+    private let base: UnsafeMutableRawPointer
+    private let capacity: Int
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableRawBufferPointer) { base = buffer.baseAddress!; capacity = buffer.count }
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    mutating func put(_ b: UInt8) {
+        precondition(count < capacity, "log line buffer too small")
+        base.storeBytes(of: b, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    mutating func put(_ p: UnsafeRawBufferPointer) {
+        guard let from = p.baseAddress else { return }
+        precondition(count + p.count <= capacity, "log line buffer too small")
+        (base + count).copyMemory(from: from, byteCount: p.count)
+        count += p.count
+    }
+
+    mutating func put(_ a: [UInt8]) { a.withUnsafeBytes { put($0) } }
+
+    mutating func put(_ s: String) {
+        var s = s
+        s.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+    }
+
+    private static let hex: StaticString = "0123456789abcdef"
+
+    /// As `JSONText.append(escaping:to:)` writes them.
+    mutating func putEscaped(_ p: UnsafeRawBufferPointer) {
+        for b in p {
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                put(UInt8(ascii: "\\")); put(b)
+            case 0..<0x20, 0x7F:
+                put(UInt8(ascii: "\\")); put(UInt8(ascii: "u")); put(UInt8(ascii: "0")); put(UInt8(ascii: "0"))
+                put(Self.hex.utf8Start[Int(b >> 4)]); put(Self.hex.utf8Start[Int(b & 15)])
+            default:
+                put(b)
+            }
+        }
+    }
+
+    mutating func putEscaped(_ s: String) {
+        var s = s
+        s.withUTF8 { putEscaped(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -117,6 +117,28 @@ final class HTTPRequestIDAndBodyEncodingTests: HTTPServerTestCase {
         XCTAssertEqual(fields.metadata["error"], .string("not_found"))
     }
 
+    /// `forEachSorted` visits what `sorted` lists, in its order: equal keys in the order
+    /// given, `remote` and `request_id` of the answer's own fields left out.
+    func testAccessLogFieldsInKeyOrderWithoutAnArray() {
+        let cases = [
+            HTTPAccessLogFields(remote: "::1", requestID: nil, extra: []),
+            HTTPAccessLogFields(remote: "10.0.0.2", requestID: "r-1",
+                                extra: [("zeta", "1"), ("cache", "hit"), ("remote", "x"), ("alpha", "2"), ("cache", "miss"),
+                                        ("request_id", "y"), ("s", "3"), ("requests", "4")]),
+            HTTPAccessLogFields(remote: "a", requestID: "b", extra: [("remote_", "c"), ("", "d"), ("Z", "e")]),
+        ]
+        for fields in cases {
+            var visited: [String] = []
+            fields.forEachSorted { visited.append("\($0)=\($1)") }
+            XCTAssertEqual(visited, fields.sorted.map { "\($0.key)=\($0.value)" })
+        }
+        var visited: [String] = []
+        cases[1].forEachSorted { k, _ in visited.append(k) }
+        XCTAssertEqual(visited, ["alpha", "cache", "cache", "remote", "request_id", "requests", "s", "zeta"])
+        cases[1].forEachSorted { k, v in if k == "cache" { visited.append(v) } }
+        XCTAssertEqual(visited.suffix(2), ["hit", "miss"])
+    }
+
     // MARK: gzip request bodies
 
     private func gzipServer(limit: Int = 1000) throws -> HTTPServer {

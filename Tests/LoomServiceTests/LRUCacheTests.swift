@@ -235,4 +235,30 @@ final class LRUCacheTests: XCTestCase {
         XCTAssertEqual(hits(entries: 0, bytes: 64 << 20), [false, false, false])
         XCTAssertEqual(hits(entries: 1, bytes: 64 << 20), [false, true, true])
     }
+
+    /// A value the cache evicts or replaces is released by the store that evicts it (after
+    /// its lock), and `removeAll` releases every value.
+    func testEvictedAndReplacedValuesAreReleased() {
+        final class Box { let n: Int; init(_ n: Int) { self.n = n } }
+        let cache = LRUCache<Int, Box>(maxEntries: 2, maxBytes: 1 << 20, shards: 1)
+        weak var first: Box?, second: Box?, third: Box?
+        do {
+            let a = Box(1), b = Box(2), c = Box(3)
+            first = a; second = b; third = c
+            cache.set(a, for: 1, cost: 1)
+            cache.set(b, for: 2, cost: 1)
+        }
+        XCTAssertNotNil(first)
+        cache.set(Box(4), for: 3, cost: 1)  // evicts key 1
+        XCTAssertNil(first)
+        cache.set(Box(5), for: 2, cost: 1)  // replaces key 2's value
+        XCTAssertNil(second)
+        XCTAssertNil(third)  // never stored
+        XCTAssertEqual(cache.value(for: 2)?.n, 5)
+        weak var kept = cache.value(for: 3)
+        XCTAssertNotNil(kept)
+        cache.removeAll()
+        XCTAssertNil(kept)
+        XCTAssertEqual(stats(of: cache), stats(hits: 2, evictions: 1))
+    }
 }

@@ -6,7 +6,8 @@ import LoomLayout
 /// so all cores can use it at once. Eviction is least-recently-used within a shard. Each
 /// shard holds an even share of both bounds, so the totals hold without a shared counter:
 /// a value costing more than `maxBytes / shards` is never stored. `maxEntries` 0 (or less)
-/// stores nothing.
+/// stores nothing. Values a store evicts or replaces are released after the shard's lock is
+/// dropped (freeing a large layout is the costly part of an eviction).
 public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendable {
     public struct Statistics: Sendable, Equatable {
         public var hits = 0, misses = 0, evictions = 0, entries = 0, bytes = 0
@@ -15,7 +16,8 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
     private final class Shard {
         struct Node {
             var key: Key
-            var value: Value
+            /// nil once the node is unlinked (its slot on the free list).
+            var value: Value?
             var cost: Int
             var prev: Int
             var next: Int
@@ -63,15 +65,18 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
     /// no entries allowed, nothing is.
     public func set(_ value: Value, for key: Key, cost: Int) {
         let s = shard(for: key)
+        var released = Released()
+        defer { released.drop() }
         guard cost <= maxBytesPerShard else {
             s.lock.withLock { _ in
-                if let i = s.index[key] { unlink(s, i) }
+                if let i = s.index[key] { released.add(unlink(s, i)) }
             }
             return
         }
         s.lock.withLock { _ in
             if let i = s.index[key] {
                 s.bytes += cost - s.nodes[i].cost
+                released.add(s.nodes[i].value.take())
                 s.nodes[i].value = value
                 s.nodes[i].cost = cost
                 moveToFront(s, i)
@@ -86,9 +91,22 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
                 s.bytes += cost
             }
             while s.index.count > maxEntriesPerShard || s.bytes > maxBytesPerShard, s.tail >= 0 {
-                evictTail(s)
+                released.add(evictTail(s))
             }
         }
+    }
+
+    /// Values taken out of a shard under its lock, released once it is dropped: one inline
+    /// (a store evicts one entry at most, most of the time), any more in an array.
+    private struct Released {
+        var first: Value?
+        var more: [Value] = []
+        mutating func add(_ v: Value?) {
+            guard let v else { return }
+            if first == nil { first = v } else { more.append(v) }
+        }
+        /// Releases them here (called after the lock is dropped).
+        @inline(never) mutating func drop() { first = nil; more = [] }
     }
 
     private func moveToFront(_ s: Shard, _ i: Int) {
@@ -102,27 +120,34 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         s.head = i
     }
 
-    private func evictTail(_ s: Shard) {
-        unlink(s, s.tail)
+    private func evictTail(_ s: Shard) -> Value? {
         s.evictions += 1
+        return unlink(s, s.tail)
     }
 
-    /// Remove node `i` from the list and the index; its slot goes to the free list.
-    private func unlink(_ s: Shard, _ i: Int) {
+    /// Remove node `i` from the list and the index; its slot goes to the free list. Returns
+    /// its value, for the caller to release after the lock.
+    private func unlink(_ s: Shard, _ i: Int) -> Value? {
         let p = s.nodes[i].prev, n = s.nodes[i].next
         if p >= 0 { s.nodes[p].next = n } else { s.head = n }
         if n >= 0 { s.nodes[n].prev = p } else { s.tail = p }
         s.index[s.nodes[i].key] = nil
         s.bytes -= s.nodes[i].cost
         s.free.append(i)
+        return s.nodes[i].value.take()
     }
 
     public func removeAll() {
         for s in shards {
-            s.lock.withLock { _ in
-                s.index.removeAll(); s.nodes.removeAll(); s.free.removeAll()
+            // The nodes (and their values) are released after the lock.
+            let nodes = s.lock.withLock { _ -> [Shard.Node] in
+                s.index.removeAll(); s.free.removeAll()
                 s.head = -1; s.tail = -1; s.bytes = 0
+                let nodes = s.nodes
+                s.nodes = []
+                return nodes
             }
+            _ = nodes
         }
     }
 
