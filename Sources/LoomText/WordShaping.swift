@@ -57,7 +57,7 @@ final class FaceWordProfile: Sendable {
     let softExtra: [UInt32: Bool]
     let softLookups: [UInt32]
 
-    static let usableBit: UInt8 = 1, softBit: UInt8 = 2, letterBit: UInt8 = 4
+    static let usableBit: UInt8 = 1, softBit: UInt8 = 2, letterBit: UInt8 = 4, alnumBit: UInt8 = 8
     static let standAlone: [UInt32] = [0xB7, 0x2013, 0x2014, 0x2022, 0x2026]
 
     @inline(__always) func usable(_ v: UInt32) -> Bool {
@@ -102,7 +102,8 @@ final class FaceWordProfile: Sendable {
             glyphs[Int(v)] = g
             var k: UInt8 = ok(g) ? FaceWordProfile.usableBit : 0
             if hb_set_has(softTriggers, g) != 0 { k |= FaceWordProfile.softBit }
-            if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { k |= FaceWordProfile.letterBit }
+            if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { k |= FaceWordProfile.letterBit | FaceWordProfile.alnumBit }
+            if v >= 0x30 && v <= 0x39 { k |= FaceWordProfile.alnumBit }
             kind[Int(v)] = k
         }
         var extra: [UInt32: Bool] = [:], extraGlyph: [UInt32: UInt32] = [:], softExtra: [UInt32: Bool] = [:]
@@ -332,6 +333,8 @@ extension PangoEngine {
             var wordStart = 0
             // The previous two characters of the current word (0: none, or not ASCII).
             var prev: UInt8 = 0, prev2: UInt8 = 0
+            // Whether `prev` is a letter or digit: no break after it inside a word.
+            var prevAlnum = false
             while i < n {
                 let c = s[i]
                 if c == 0x20 || c == 0x09 { inWord = false; i += 1; continue }
@@ -342,7 +345,7 @@ extension PangoEngine {
                     if kind & FaceWordProfile.softBit != 0 { needsRules = true }
                     if kind & FaceWordProfile.letterBit != 0 { latin = true }
                     if inWord {
-                        guard prev != 0, !TextPreparation.chromiumBreaksInsideWord(prev2, prev, c),
+                        guard prev != 0, prevAlnum || !TextPreparation.chromiumBreaksInsideWord(prev2, prev, c),
                               i - wordStart < WordCache.maxWordBytes else { return false }
                         prev2 = prev
                     } else {
@@ -353,6 +356,7 @@ extension PangoEngine {
                         prev2 = 0
                     }
                     prev = c
+                    prevAlnum = kind & FaceWordProfile.alnumBit != 0
                     i += 1
                 } else {
                     let (v, length) = PangoEngine.decodeUTF8(s, i)
@@ -484,16 +488,5 @@ extension PangoEngine {
             }
         }
         return true
-    }
-
-    /// The scalar value and length of the UTF-8 sequence starting at `i` (a lead byte of
-    /// valid UTF-8, as a String's bytes are).
-    @inline(__always)
-    static func decodeUTF8(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int) {
-        let c = s[i]
-        if c < 0xE0 { return (UInt32(c & 0x1F) << 6 | UInt32(s[i + 1] & 0x3F), 2) }
-        if c < 0xF0 { return (UInt32(c & 0x0F) << 12 | UInt32(s[i + 1] & 0x3F) << 6 | UInt32(s[i + 2] & 0x3F), 3) }
-        return (UInt32(c & 0x07) << 18 | UInt32(s[i + 1] & 0x3F) << 12 | UInt32(s[i + 2] & 0x3F) << 6
-                | UInt32(s[i + 3] & 0x3F), 4)
     }
 }
