@@ -145,4 +145,20 @@ extension PangoEngine {
         return (UInt32(c & 0x07) << 18 | UInt32(s[i + 1] & 0x3F) << 12 | UInt32(s[i + 2] & 0x3F) << 6
                 | UInt32(s[i + 3] & 0x3F), 4)
     }
+
+    /// The width of the last visible line, with the truncation text when the text is
+    /// `truncated` (and not clipped); nil when that needs Pango (head or middle truncation
+    /// inside a paragraph, or a line cut into graphemes: Pango's cluster widths).
+    @inline(__always)
+    func lastVisibleWidth(_ text: TextAttributes, _ line: WordScratch.Line, truncated: Bool, base: EngineFont,
+                                  containerWidth width: Double) -> Double? {
+        let lineWidth = Double(line.units) / Double(LOOM_PANGO_SCALE)
+        let mode = text.truncationMode
+        guard truncated && mode != .clip else { return lineWidth }
+        if (mode == .head || mode == .middle) && !line.endsParagraph { return nil }
+        let available = width.isNaN ? Double.infinity : max(0, width)
+        let token = tokenWidth(text.truncationText, font: base, spacing: 0)
+        if line.empty { return token }
+        return lineWidth + token <= available + 1e-9 ? lineWidth + token : nil
+    }
 }
