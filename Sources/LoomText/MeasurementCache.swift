@@ -208,7 +208,7 @@ final class MeasurementCache: @unchecked Sendable {
                 let size = Shard.bytes(key: keyBytes)
                 store(at: find(attributes, fingerprint), fingerprint, container, measurement, bytes: size) {
                     Text(fingerprint: fingerprint, digestHigh: 0, first: $0,
-                         key: Shard.copy(TextIdentity.encode(attributes)), bytes: size)
+                         key: Shard.key(attributes, keyBytes), bytes: size)
                 }
             }
         }
@@ -267,7 +267,7 @@ final class MeasurementCache: @unchecked Sendable {
                 index = reused
             } else {
                 texts.append(text)
-                moreAnswers.append(contentsOf: repeatElement(answer, count: MeasurementCache.answersPerText - 1))
+                for _ in 1..<MeasurementCache.answersPerText { moreAnswers.append(answer) }
                 index = texts.count - 1
             }
             answerCount += 1
@@ -275,9 +275,11 @@ final class MeasurementCache: @unchecked Sendable {
             table[slot] = Shard.tag(fingerprint) | UInt64(index + 1)
         }
 
-        private static func copy(_ bytes: [UInt8]) -> UnsafeRawBufferPointer {
-            let key = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 8)
-            bytes.withUnsafeBytes { key.copyMemory(from: $0) }
+        /// The attributes' identity (`keyBytes` long), written straight into the memory
+        /// the shard keeps: one allocation per stored text.
+        private static func key(_ attributes: TextAttributes, _ keyBytes: Int) -> UnsafeRawBufferPointer {
+            let key = UnsafeMutableRawBufferPointer.allocate(byteCount: keyBytes, alignment: 8)
+            TextIdentity.encode(attributes, into: key)
             return UnsafeRawBufferPointer(key)
         }
 

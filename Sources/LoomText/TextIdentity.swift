@@ -30,6 +30,13 @@ enum TextIdentity {
         return writer.output
     }
 
+    /// Writes `encode(a)` into `key`, which is `encodedSize(a)` bytes (no array made).
+    static func encode(_ a: TextAttributes, into key: UnsafeMutableRawBufferPointer) {
+        var writer = RawWriter(key: key)
+        _ = visit(a, &writer)
+        precondition(writer.offset == key.count, "TextIdentity.encode: size mismatch")
+    }
+
     /// The length of `encode(a)`, without making it.
     static func encodedSize(_ a: TextAttributes) -> Int {
         var counter = Counter()
@@ -101,6 +108,27 @@ enum TextIdentity {
             Swift.withUnsafeBytes(of: UInt64(b.count)) { output.append(contentsOf: $0) }
             output.append(contentsOf: b)
             output.append(contentsOf: repeatElement(0, count: (8 - b.count % 8) % 8))
+            return true
+        }
+    }
+
+    private struct RawWriter: Visitor {
+        let key: UnsafeMutableRawBufferPointer
+        var offset = 0
+        @inline(__always) private mutating func word(_ w: UInt64) {
+            key.storeBytes(of: w, toByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        mutating func words(_ a: UInt64, _ b: UInt64) -> Bool { word(a); word(b); return true }
+        mutating func bytes(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            word(UInt64(b.count))
+            let padded = (b.count + 7) & ~7
+            if let base = b.baseAddress, b.count > 0 {
+                (key.baseAddress! + offset).copyMemory(from: base, byteCount: b.count)
+            }
+            // Zero padding, as `Writer` writes it.
+            for i in b.count..<padded { key[offset + i] = 0 }
+            offset += padded
             return true
         }
     }

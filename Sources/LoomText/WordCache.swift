@@ -13,7 +13,7 @@ final class WordCache: @unchecked Sendable {
     /// A word of at most `maxBytes` UTF-8 bytes (nearly all words), its font and flags,
     /// packed in integers: looking a word up builds no string, and keys compare as integers.
     struct Key: Hashable {
-        /// The word's bytes in memory order, zero-padded.
+        /// The word's bytes, 8 to a word (the first in the low byte), zero-padded.
         let b0: UInt64, b1: UInt64, b2: UInt64
         /// The word's length in bytes (bits 0–7, never 0: a zero `meta` marks an empty slot
         /// of `WordTable`), the flags (bits 8–15) and the font (bits 32–63).
@@ -32,15 +32,33 @@ final class WordCache: @unchecked Sendable {
 
         /// `word`: 1 to `maxBytes` bytes. Flags: 1 a space before the word, 2 a space after
         /// it, 4 shaped as Common script. `seed`: `SeededHasher.seed`.
+        /// `readable`: how many bytes from the word's start may be read (at least its
+        /// length; the rest of the text's buffer), so that a short word is read with one
+        /// 8-byte load rather than copied byte by byte through memory (whose reload stalls).
         @inline(__always)
-        init(_ word: UnsafeBufferPointer<UInt8>, font: Int32, flags: UInt8, seed: SeededHasher.Seed) {
-            var packed: (UInt64, UInt64, UInt64, UInt64) =
-                (0, 0, 0, UInt64(word.count) | UInt64(flags) << 8 | UInt64(UInt32(bitPattern: font)) << 32)
-            withUnsafeMutableBytes(of: &packed) { $0.copyMemory(from: UnsafeRawBufferPointer(word)) }
-            (b0, b1, b2, meta) = packed
+        init(_ word: UnsafeBufferPointer<UInt8>, font: Int32, flags: UInt8, seed: SeededHasher.Seed, readable: Int = 0) {
+            let n = word.count
+            let p = UnsafeRawPointer(word.baseAddress ?? UnsafePointer(bitPattern: 8)!)
+            let readable = max(readable, n)
+            b0 = Key.word(p, n, readable)
+            b1 = n > 8 ? Key.word(p + 8, n - 8, readable - 8) : 0
+            b2 = n > 16 ? Key.word(p + 16, n - 16, readable - 16) : 0
+            meta = UInt64(n) | UInt64(flags) << 8 | UInt64(UInt32(bitPattern: font)) << 32
             let h = SeededHasher.mix(SeededHasher.mix(b0 ^ seed.0, b1 ^ seed.1) ^ seed.0,
                                      SeededHasher.mix(b2 ^ seed.2, meta ^ seed.3) ^ seed.2)
             hash = Int(bitPattern: UInt(h))
+        }
+
+        /// Up to 8 bytes from `p` (`count` of them, `readable` readable) as a little-endian
+        /// integer, zero above them.
+        @inline(__always) private static func word(_ p: UnsafeRawPointer, _ count: Int, _ readable: Int) -> UInt64 {
+            if count >= 8 { return UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) }
+            if readable >= 8 {
+                return UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) & (UInt64(1) << (8 * count) &- 1)
+            }
+            var w: UInt64 = 0
+            for i in 0..<count { w |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << (8 * i) }
+            return w
         }
 
         func hash(into hasher: inout Hasher) {

@@ -45,7 +45,7 @@ final class FaceWordProfile: Sendable {
     let eligible: Bool
     /// Per ASCII character: `usableBit` (printable, with a glyph and no (hard) trigger),
     /// `softBit` (an input of soft lookups), `letterBit` (a letter: the paragraph's script
-    /// is Latin). One table, so that reading a character of the text takes one load.
+    /// is Latin), `alnumBit`, `plainLetterBit`. One table, so that reading a character of the text takes one load.
     let asciiKind: [UInt8]
     /// The stand-alone punctuation marks with a glyph and no (hard) trigger.
     let extra: [UInt32: Bool]
@@ -57,7 +57,9 @@ final class FaceWordProfile: Sendable {
     let softExtra: [UInt32: Bool]
     let softLookups: [UInt32]
 
-    static let usableBit: UInt8 = 1, softBit: UInt8 = 2, letterBit: UInt8 = 4
+    static let usableBit: UInt8 = 1, softBit: UInt8 = 2, letterBit: UInt8 = 4, alnumBit: UInt8 = 8
+    /// A usable letter that starts no soft rule.
+    static let plainLetterBit: UInt8 = 16
     static let standAlone: [UInt32] = [0xB7, 0x2013, 0x2014, 0x2022, 0x2026]
 
     @inline(__always) func usable(_ v: UInt32) -> Bool {
@@ -102,7 +104,10 @@ final class FaceWordProfile: Sendable {
             glyphs[Int(v)] = g
             var k: UInt8 = ok(g) ? FaceWordProfile.usableBit : 0
             if hb_set_has(softTriggers, g) != 0 { k |= FaceWordProfile.softBit }
-            if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { k |= FaceWordProfile.letterBit }
+            if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { k |= FaceWordProfile.letterBit | FaceWordProfile.alnumBit }
+            if v >= 0x30 && v <= 0x39 { k |= FaceWordProfile.alnumBit }
+            if k & (FaceWordProfile.usableBit | FaceWordProfile.softBit | FaceWordProfile.letterBit)
+                == FaceWordProfile.usableBit | FaceWordProfile.letterBit { k |= FaceWordProfile.plainLetterBit }
             kind[Int(v)] = k
         }
         var extra: [UInt32: Bool] = [:], extraGlyph: [UInt32: UInt32] = [:], softExtra: [UInt32: Bool] = [:]
@@ -125,7 +130,7 @@ extension PangoEngine {
     /// from the shared cache, else shaped by Pango.
     @inline(__always)
     func wordEntry(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, fontID: Int32, flags: UInt8,
-                           cache: WordCache, table: inout WordTable) -> WordCache.Entry {
+                           cache: WordCache, table: inout WordTable, readable: Int = 0) -> WordCache.Entry {
         guard word.count <= WordCache.Key.maxBytes else {
             let key = WordCache.LongKey(word: String(decoding: word, as: UTF8.self), font: fontID, flags: flags)
             if let hit = cache.get(key) { return hit }
@@ -133,7 +138,7 @@ extension PangoEngine {
             cache.put(key, entry)
             return entry
         }
-        let key = WordCache.Key(word, font: fontID, flags: flags, seed: table.seed)
+        let key = WordCache.Key(word, font: fontID, flags: flags, seed: table.seed, readable: readable)
         if let local = table.find(key) { return local }
         let entry: WordCache.Entry
         if let hit = cache.get(key) {
@@ -285,22 +290,6 @@ extension PangoEngine {
                                ascender: ascender, descender: descender)
     }
 
-    /// The width of the last visible line, with the truncation text when the text is
-    /// `truncated` (and not clipped); nil when that needs Pango (head or middle truncation
-    /// inside a paragraph, or a line cut into graphemes: Pango's cluster widths).
-    @inline(__always)
-    private func lastVisibleWidth(_ text: TextAttributes, _ line: WordScratch.Line, truncated: Bool, base: EngineFont,
-                                  containerWidth width: Double) -> Double? {
-        let lineWidth = Double(line.units) / Double(LOOM_PANGO_SCALE)
-        let mode = text.truncationMode
-        guard truncated && mode != .clip else { return lineWidth }
-        if (mode == .head || mode == .middle) && !line.endsParagraph { return nil }
-        let available = width.isNaN ? Double.infinity : max(0, width)
-        let token = tokenWidth(text.truncationText, font: base, spacing: 0)
-        if line.empty { return token }
-        return lineWidth + token <= available + 1e-9 ? lineWidth + token : nil
-    }
-
     /// Splits the text (its UTF-8 bytes) into paragraphs and words and breaks its lines
     /// greedily into `state.lines`; false when the text needs Pango.
     ///
@@ -332,6 +321,8 @@ extension PangoEngine {
             var wordStart = 0
             // The previous two characters of the current word (0: none, or not ASCII).
             var prev: UInt8 = 0, prev2: UInt8 = 0
+            // Whether `prev` is a letter or digit: no break after it inside a word.
+            var prevAlnum = false
             while i < n {
                 let c = s[i]
                 if c == 0x20 || c == 0x09 { inWord = false; i += 1; continue }
@@ -342,7 +333,7 @@ extension PangoEngine {
                     if kind & FaceWordProfile.softBit != 0 { needsRules = true }
                     if kind & FaceWordProfile.letterBit != 0 { latin = true }
                     if inWord {
-                        guard prev != 0, !TextPreparation.chromiumBreaksInsideWord(prev2, prev, c),
+                        guard prev != 0, prevAlnum || !TextPreparation.chromiumBreaksInsideWord(prev2, prev, c),
                               i - wordStart < WordCache.maxWordBytes else { return false }
                         prev2 = prev
                     } else {
@@ -353,7 +344,20 @@ extension PangoEngine {
                         prev2 = 0
                     }
                     prev = c
+                    prevAlnum = kind & FaceWordProfile.alnumBit != 0
                     i += 1
+                    // Then a run of plain letters (usable, no soft rule; no break after a
+                    // letter or digit): only the word's length to check.
+                    if prevAlnum {
+                        let run = i
+                        while i < n && s[i] < 0x80 && kinds[Int(s[i])] & FaceWordProfile.plainLetterBit != 0 { i += 1 }
+                        if i > run {
+                            guard i - 1 - wordStart < WordCache.maxWordBytes else { return false }
+                            latin = true
+                            prev2 = i - run >= 2 ? s[i - 2] : prev
+                            prev = s[i - 1]
+                        }
+                    }
                 } else {
                     let (v, length) = PangoEngine.decodeUTF8(s, i)
                     if !inWord && profile.usable(v) {
@@ -423,7 +427,7 @@ extension PangoEngine {
                 while j < e && s[j] != 0x20 && s[j] != 0x09 { j += 1 }
                 let flags: UInt8 = script | (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
                 let entry = wordEntry(UnsafeBufferPointer(rebasing: s[start..<j]), font: font, fontID: fontID,
-                                      flags: flags, cache: cache, table: &state.table)
+                                      flags: flags, cache: cache, table: &state.table, readable: s.count - start)
                 guard entry.valid else { return false }
                 if entry.substituted { substituted = true }
                 if needsRules {
@@ -484,16 +488,5 @@ extension PangoEngine {
             }
         }
         return true
-    }
-
-    /// The scalar value and length of the UTF-8 sequence starting at `i` (a lead byte of
-    /// valid UTF-8, as a String's bytes are).
-    @inline(__always)
-    static func decodeUTF8(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int) {
-        let c = s[i]
-        if c < 0xE0 { return (UInt32(c & 0x1F) << 6 | UInt32(s[i + 1] & 0x3F), 2) }
-        if c < 0xF0 { return (UInt32(c & 0x0F) << 12 | UInt32(s[i + 1] & 0x3F) << 6 | UInt32(s[i + 2] & 0x3F), 3) }
-        return (UInt32(c & 0x07) << 18 | UInt32(s[i + 1] & 0x3F) << 12 | UInt32(s[i + 2] & 0x3F) << 6
-                | UInt32(s[i + 3] & 0x3F), 4)
     }
 }

@@ -11,10 +11,14 @@ import LoomLayout
 /// `WordScratch` owns: a measurement keeps it in a local variable (no exclusivity checks
 /// per word) and stores it back.
 struct WordTable {
+    /// One cache line (64 bytes, so aligned): a lookup reads one line, not two.
     struct Slot {
         var key: WordCache.Key
         var entry: WordCache.Entry
+        private var padding: UInt64 = 0
+        init(key: WordCache.Key, entry: WordCache.Entry) { self.key = key; self.entry = entry }
     }
+    private static let slotAlignment = 64
     private var slots: UnsafeMutablePointer<Slot>? = nil
     private var mask = 0
     private var count = 0
@@ -66,7 +70,9 @@ struct WordTable {
     private mutating func grow() {
         let old = slots, oldSize = old == nil ? 0 : mask + 1
         let size = old == nil ? WordTable.initialSlots : oldSize * 2
-        let fresh = UnsafeMutablePointer<Slot>.allocate(capacity: size)
+        let fresh = UnsafeMutableRawPointer.allocate(byteCount: size * MemoryLayout<Slot>.stride,
+                                                     alignment: WordTable.slotAlignment)
+            .bindMemory(to: Slot.self, capacity: size)
         fresh.initialize(repeating: Slot(key: .empty, entry: .invalid), count: size)
         slots = fresh
         mask = size - 1
@@ -126,4 +132,33 @@ struct WordLineState {
     var glyphs: [UInt32]
     var starts: [UInt8]
     var table: WordTable
+}
+
+extension PangoEngine {
+    /// The scalar value and length of the UTF-8 sequence starting at `i` (a lead byte of
+    /// valid UTF-8, as a String's bytes are).
+    @inline(__always)
+    static func decodeUTF8(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int) {
+        let c = s[i]
+        if c < 0xE0 { return (UInt32(c & 0x1F) << 6 | UInt32(s[i + 1] & 0x3F), 2) }
+        if c < 0xF0 { return (UInt32(c & 0x0F) << 12 | UInt32(s[i + 1] & 0x3F) << 6 | UInt32(s[i + 2] & 0x3F), 3) }
+        return (UInt32(c & 0x07) << 18 | UInt32(s[i + 1] & 0x3F) << 12 | UInt32(s[i + 2] & 0x3F) << 6
+                | UInt32(s[i + 3] & 0x3F), 4)
+    }
+
+    /// The width of the last visible line, with the truncation text when the text is
+    /// `truncated` (and not clipped); nil when that needs Pango (head or middle truncation
+    /// inside a paragraph, or a line cut into graphemes: Pango's cluster widths).
+    @inline(__always)
+    func lastVisibleWidth(_ text: TextAttributes, _ line: WordScratch.Line, truncated: Bool, base: EngineFont,
+                                  containerWidth width: Double) -> Double? {
+        let lineWidth = Double(line.units) / Double(LOOM_PANGO_SCALE)
+        let mode = text.truncationMode
+        guard truncated && mode != .clip else { return lineWidth }
+        if (mode == .head || mode == .middle) && !line.endsParagraph { return nil }
+        let available = width.isNaN ? Double.infinity : max(0, width)
+        let token = tokenWidth(text.truncationText, font: base, spacing: 0)
+        if line.empty { return token }
+        return lineWidth + token <= available + 1e-9 ? lineWidth + token : nil
+    }
 }
