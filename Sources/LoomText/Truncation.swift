@@ -17,22 +17,22 @@ extension PangoEngine {
         }
     }
 
-    /// CSS widths of the graphemes of a line's content (first...last), letter spacing
-    /// included, appended to `widths`.
-    private func appendGraphemeWidths(_ line: LineInfo, cursor: UnsafeBufferPointer<PangoLogAttr>, to widths: inout [Double]) {
+    /// The graphemes of a line's content (first...last), each with its scalars and its CSS
+    /// width (letter spacing included), appended to `out`.
+    private func appendGraphemes(_ line: LineInfo, cursor: UnsafeBufferPointer<PangoLogAttr>, to out: inout [TruncationChoice.Grapheme]) {
         guard line.first >= 0 else { return }
         var acc = 0
-        var started = false
+        var start = line.first
         for j in line.first...line.last {
             let boundary = j < cursor.count && cursor[j].is_cursor_position != 0
-            if boundary && started {
-                widths.append(Double(acc) / Double(LOOM_PANGO_SCALE))
+            if boundary && j > line.first {
+                out.append(.init(start: start, end: j, width: Double(acc) / Double(LOOM_PANGO_SCALE), opensLine: start == line.first))
                 acc = 0
+                start = j
             }
-            started = true
             acc &+= clusterWidth[j]
         }
-        if started { widths.append(Double(acc) / Double(LOOM_PANGO_SCALE)) }
+        out.append(.init(start: start, end: line.last + 1, width: Double(acc) / Double(LOOM_PANGO_SCALE), opensLine: start == line.first))
     }
 
     /// Width of the truncation token in the text's own font. Chromium draws its ellipsis
@@ -73,73 +73,102 @@ extension PangoEngine {
         return width
     }
 
+    /// The width of the last visible line of a truncated text, truncation text included.
     func truncatedLineWidth(text: TextAttributes, prepared: PreparedText, lines: [LineInfo], lastVisible: Int,
                             base: EngineFont, attributes: AttributeSource, containerWidth: Double) -> Double {
+        truncation(text: text, lines: lines, lastVisible: lastVisible, base: base, attributes: attributes,
+                   containerWidth: containerWidth).width
+    }
+
+    /// What the last visible line of a truncated text keeps (the one place the rules are:
+    /// `truncatedLineWidth` and, for `includeText`, `truncatedLine` both read it).
+    func truncation(text: TextAttributes, lines: [LineInfo], lastVisible: Int, base: EngineFont,
+                    attributes: AttributeSource, containerWidth: Double) -> TruncationChoice {
         let line = lines[lastVisible]
         let mode = text.truncationMode
-        if mode == .clip { return line.width }
+        if mode == .clip { return TruncationChoice(kept: .line(token: false), width: line.width) }
 
         let available = containerWidth.isNaN ? Double.infinity : max(0, containerWidth)
         let token = tokenWidth(text.truncationText, font: base, spacing: PangoEngine.sanitize(text.letterSpacing))
         let eps = 1e-9
-        return withLogAttributes(attributes) { cursor -> Double in
-            guard cursor.baseAddress != nil else { return line.width + token }
+        return withLogAttributes(attributes) { cursor -> TruncationChoice in
+            guard cursor.baseAddress != nil else { return TruncationChoice(kept: .line(token: true), width: line.width + token) }
+            var list: [TruncationChoice.Grapheme] = []
 
             // Head and middle truncation work on the rest of the paragraph from this line on;
             // when the paragraph ends on this line they behave like tail truncation.
             if (mode == .head || mode == .middle) && !line.endsParagraph {
-                var graphemes: [Double] = []
                 var i = lastVisible
                 while i < lines.count {
-                    appendGraphemeWidths(lines[i], cursor: cursor, to: &graphemes)
+                    appendGraphemes(lines[i], cursor: cursor, to: &list)
                     if lines[i].endsParagraph { break }
                     i += 1
                 }
-                if graphemes.isEmpty { return token }
+                if list.isEmpty { return TruncationChoice(kept: .none, width: token) }
                 let room = available - token
                 if mode == .head {
-                    var acc = 0.0, best = graphemes[graphemes.count - 1]
-                    for w in graphemes.reversed() {
-                        acc += w
-                        if acc <= room + eps { best = acc } else { break }
+                    var acc = 0.0, best = list[list.count - 1].width, keep = 1
+                    for (k, g) in list.reversed().enumerated() {
+                        acc += g.width
+                        if acc <= room + eps { best = acc; keep = k + 1 } else { break }
                     }
-                    return best + token
-                } else {
-                    var front = 0, back = graphemes.count - 1
-                    var acc = graphemes[0]
-                    front = 1
-                    var takeBack = true
-                    var blocked = false
-                    while front <= back {
-                        let w = takeBack ? graphemes[back] : graphemes[front]
-                        if acc + w <= room + eps {
-                            acc += w
-                            if takeBack { back -= 1 } else { front += 1 }
-                            blocked = false
-                        } else if blocked {
-                            break
-                        } else {
-                            blocked = true
-                        }
-                        takeBack.toggle()
-                    }
-                    return acc + token
+                    return TruncationChoice(kept: .last(keep), width: best + token, graphemes: list)
                 }
+                var front = 1, back = list.count - 1
+                var acc = list[0].width
+                var takeBack = true, blocked = false
+                while front <= back {
+                    let w = takeBack ? list[back].width : list[front].width
+                    if acc + w <= room + eps {
+                        acc += w
+                        if takeBack { back -= 1 } else { front += 1 }
+                        blocked = false
+                    } else if blocked {
+                        break
+                    } else {
+                        blocked = true
+                    }
+                    takeBack.toggle()
+                }
+                return TruncationChoice(kept: .ends(front: front, back: back + 1), width: acc + token, graphemes: list)
             }
 
             // Tail (and wordWrap / charWrap, which truncate at the tail at a line limit).
-            if line.first < 0 { return token }
-            if line.width + token <= available + eps { return line.width + token }
-            var graphemes: [Double] = []
-            appendGraphemeWidths(line, cursor: cursor, to: &graphemes)
-            guard !graphemes.isEmpty else { return token }
-            var acc = 0.0
-            var best = graphemes[0]
-            for (index, w) in graphemes.enumerated() {
-                acc += w
-                if acc + token <= available + eps { best = acc } else if index > 0 && w >= 0 { break }
+            if line.first < 0 { return TruncationChoice(kept: .none, width: token) }
+            if line.width + token <= available + eps { return TruncationChoice(kept: .line(token: true), width: line.width + token) }
+            appendGraphemes(line, cursor: cursor, to: &list)
+            guard !list.isEmpty else { return TruncationChoice(kept: .none, width: token) }
+            var acc = 0.0, best = list[0].width, keep = 1
+            for (k, g) in list.enumerated() {
+                acc += g.width
+                if acc + token <= available + eps { best = acc; keep = k + 1 } else if k > 0 && g.width >= 0 { break }
             }
-            return best + token
+            return TruncationChoice(kept: .first(keep), width: best + token, graphemes: list)
         }
     }
+}
+
+/// What a truncated text's last visible line keeps of its content, and its width with the
+/// truncation text.
+struct TruncationChoice {
+    /// A grapheme of the content: its scalars [start, end), its CSS width, and whether it is
+    /// the first of its line.
+    struct Grapheme { var start: Int; var end: Int; var width: Double; var opensLine: Bool }
+    enum Kept {
+        /// The whole line, followed by the truncation text unless `token` is false (`clip`).
+        case line(token: Bool)
+        /// Only the truncation text.
+        case none
+        /// The first n graphemes, then the truncation text (tail).
+        case first(Int)
+        /// The truncation text, then the last n graphemes (head).
+        case last(Int)
+        /// `graphemes[..<front]`, the truncation text, `graphemes[back...]` (middle).
+        case ends(front: Int, back: Int)
+    }
+    var kept: Kept
+    /// The line's width, truncation text included.
+    var width: Double
+    /// The graphemes `kept` counts in (empty for `line` and `none`).
+    var graphemes: [Grapheme] = []
 }
