@@ -439,20 +439,10 @@ final class PangoEngine {
         }
         if shouldStop() { return placeholder }
 
-        // Lines, as many as the answer needs.
-        let mode = text.truncationMode
-        var collector = LineCollector(limit: text.maximumNumberOfLines, height: container.height, spacing: lineSpacing,
-                                      throughParagraph: mode == .head || mode == .middle)
-        var layoutParameters = LayoutParameters(text: text, prepared: prepared, base: base, spanFonts: spanFonts,
-                                                spanSpacing: spanSpacing, lineHeight: lineHeight, width: container.width)
-        layoutParameters.emoji = EmojiLayout.make(prepared, spanFonts: spanFonts, engine: self)
-        layoutParameters.coreChain = !wholeChain && needsCoreChainOnly(prepared, spanFonts: spanFonts)
-        guard let source = layOut(layoutParameters, into: &collector) else { return placeholder }
-        let lines = collector.lines
-
-        // Visible lines: the line limit, then the container height.
-        let visible = TextPreparation.visibleLineCount(lines.count, limit: text.maximumNumberOfLines,
-                                                       containerHeight: container.height, lineSpacing: lineSpacing) { lines[$0].height }
+        // Lines, as many as the answer needs, and the visible ones.
+        guard let (_, lines, source, visible) = collectLines(text, prepared, base: base, spanFonts: spanFonts, spanSpacing: spanSpacing,
+                                                             lineHeight: lineHeight, lineSpacing: lineSpacing, container: container)
+        else { return placeholder }
         let truncated = visible < lines.count
         if visible == 0 {
             // Not even one line fits: nothing is shown (TextKit lays out no glyphs).

@@ -137,6 +137,26 @@ extension PangoEngine {
 
     // MARK: Choosing how
 
+    /// Lays `text` out into lines (as many as an answer needs) and counts the visible ones
+    /// (the line limit, then the container height): the step `measureText` and
+    /// `lines(_:in:)` share. nil when the budget stopped the layout.
+    func collectLines(_ text: TextAttributes, _ prepared: PreparedText, base: EngineFont, spanFonts: [EngineFont],
+                      spanSpacing: [Double], lineHeight: Double?, lineSpacing: Double, container: Size)
+        -> (parameters: LayoutParameters, lines: [LineInfo], source: AttributeSource, visible: Int)? {
+        let mode = text.truncationMode
+        var collector = LineCollector(limit: text.maximumNumberOfLines, height: container.height, spacing: lineSpacing,
+                                      throughParagraph: mode == .head || mode == .middle)
+        var p = LayoutParameters(text: text, prepared: prepared, base: base, spanFonts: spanFonts,
+                                 spanSpacing: spanSpacing, lineHeight: lineHeight, width: container.width)
+        p.emoji = EmojiLayout.make(prepared, spanFonts: spanFonts, engine: self)
+        p.coreChain = !wholeChain && needsCoreChainOnly(prepared, spanFonts: spanFonts)
+        guard let source = layOut(p, into: &collector) else { return nil }
+        let lines = collector.lines
+        let visible = TextPreparation.visibleLineCount(lines.count, limit: text.maximumNumberOfLines,
+                                                       containerHeight: container.height, lineSpacing: lineSpacing) { lines[$0].height }
+        return (p, lines, source, visible)
+    }
+
     /// Lays the text out into `collector`, as many lines as the answer needs; nil when the
     /// budget stopped the measurement.
     ///

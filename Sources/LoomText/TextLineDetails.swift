@@ -22,16 +22,9 @@ extension PangoEngine {
         guard prepared.hasLines else { return TextLines(lines: []) }
 
         let mode = text.truncationMode
-        var collector = LineCollector(limit: text.maximumNumberOfLines, height: container.height, spacing: lineSpacing,
-                                      throughParagraph: mode == .head || mode == .middle)
-        var p = LayoutParameters(text: text, prepared: prepared, base: base, spanFonts: spanFonts,
-                                 spanSpacing: spanSpacing, lineHeight: lineHeight, width: container.width)
-        p.emoji = EmojiLayout.make(prepared, spanFonts: spanFonts, engine: self)
-        p.coreChain = !wholeChain && needsCoreChainOnly(prepared, spanFonts: spanFonts)
-        guard let source = layOut(p, into: &collector) else { return nil }
-        let lines = collector.lines
-        let visible = TextPreparation.visibleLineCount(lines.count, limit: text.maximumNumberOfLines,
-                                                       containerHeight: container.height, lineSpacing: lineSpacing) { lines[$0].height }
+        guard let (p, lines, source, visible) = collectLines(text, prepared, base: base, spanFonts: spanFonts, spanSpacing: spanSpacing,
+                                                             lineHeight: lineHeight, lineSpacing: lineSpacing, container: container)
+        else { return nil }
         guard visible > 0 else { return TextLines(lines: []) }
         let truncated = visible < lines.count
 
