@@ -252,40 +252,6 @@ final class YogaLayoutPass {
         }
     }
 
-    /// `YGNodeCanUseCachedMeasurement` (sizes compared on the pixel grid).
-    private func canUseCached(_ widthMode: YogaMeasureMode, _ width: Float, _ heightMode: YogaMeasureMode, _ height: Float,
-                              _ last: YogaCacheEntry, _ marginRow: Float, _ marginColumn: Float) -> Bool {
-        if (!last.computedHeight.isNaN && last.computedHeight < 0) || (!last.computedWidth.isNaN && last.computedWidth < 0) {
-            return false
-        }
-        let effWidth = YogaRounding.roundValue(Double(width), Double(scale), ceil: false, floor: false)
-        let effHeight = YogaRounding.roundValue(Double(height), Double(scale), ceil: false, floor: false)
-        let effLastWidth = YogaRounding.roundValue(Double(last.availableWidth), Double(scale), ceil: false, floor: false)
-        let effLastHeight = YogaRounding.roundValue(Double(last.availableHeight), Double(scale), ceil: false, floor: false)
-        let sameWidth = last.widthMode == widthMode.rawValue && ygEqual(effLastWidth, effWidth)
-        let sameHeight = last.heightMode == heightMode.rawValue && ygEqual(effLastHeight, effHeight)
-        let widthOK = sameWidth
-            || YogaLayoutPass.exactMatchesOld(widthMode, width - marginRow, last.computedWidth)
-            || YogaLayoutPass.oldUnspecifiedStillFits(widthMode, width - marginRow, last.widthMode, last.computedWidth)
-            || YogaLayoutPass.stricterStillValid(widthMode, width - marginRow, last.widthMode, last.availableWidth, last.computedWidth)
-        let heightOK = sameHeight
-            || YogaLayoutPass.exactMatchesOld(heightMode, height - marginColumn, last.computedHeight)
-            || YogaLayoutPass.oldUnspecifiedStillFits(heightMode, height - marginColumn, last.heightMode, last.computedHeight)
-            || YogaLayoutPass.stricterStillValid(heightMode, height - marginColumn, last.heightMode, last.availableHeight, last.computedHeight)
-        return widthOK && heightOK
-    }
-
-    private static func exactMatchesOld(_ mode: YogaMeasureMode, _ size: Float, _ lastComputed: Float) -> Bool {
-        mode == .exactly && ygEqual(size, lastComputed)
-    }
-    private static func oldUnspecifiedStillFits(_ mode: YogaMeasureMode, _ size: Float, _ lastMode: Int8, _ lastComputed: Float) -> Bool {
-        mode == .atMost && lastMode == YogaMeasureMode.undefined.rawValue && (size >= lastComputed || ygEqual(size, lastComputed))
-    }
-    private static func stricterStillValid(_ mode: YogaMeasureMode, _ size: Float, _ lastMode: Int8, _ lastSize: Float, _ lastComputed: Float) -> Bool {
-        lastMode == YogaMeasureMode.atMost.rawValue && mode == .atMost && !lastSize.isNaN && !size.isNaN && !lastComputed.isNaN
-            && lastSize > size && (lastComputed <= size || ygEqual(size, lastComputed))
-    }
-
     // MARK: One node's layout (`YGNodelayoutImpl`), as a list of steps
 
     func layoutImpl(_ node: YogaNode, _ availableWidth: Float, _ availableHeight: Float, _ ownerDirection: YogaResolvedDirection,
