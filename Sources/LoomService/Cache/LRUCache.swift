@@ -21,8 +21,16 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
             var cost: Int
             var prev: Int
             var next: Int
+            /// The key's hash (`LRUCache.hash`), kept so that the index never hashes a key again.
+            var hash: UInt
         }
-        var index: [Key: Int] = [:]
+        /// Open addressing (linear probing) over `nodes`: a node's index, or -1 for an
+        /// empty slot; a power-of-two count, at most three quarters full. Deleting shifts the
+        /// entries after it back, by their kept hashes, so no key is hashed twice and no
+        /// tombstones build up.
+        var slots: [Int32] = Array(repeating: -1, count: 16)
+        var shift = 60  // 64 - log2(slots.count)
+        var count = 0
         var nodes: [Node] = []
         var free: [Int] = []
         var head = -1  // most recent
@@ -30,6 +38,68 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         var bytes = 0
         var hits = 0, misses = 0, evictions = 0
         let lock = Mutex<Void>(())
+
+        /// The home slot of `hash` (Fibonacci hashing: the high bits of a product, which
+        /// differ among keys of one shard, whose hashes share their remainder by the shard count).
+        @inline(__always) func home(_ hash: UInt) -> Int { Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift)) }
+
+        /// The node holding `key`, or -1.
+        @inline(__always) func find(_ key: Key, _ hash: UInt) -> Int {
+            let mask = slots.count - 1
+            var i = home(hash)
+            while true {
+                let n = Int(slots[i])
+                if n < 0 { return -1 }
+                if nodes[n].hash == hash && nodes[n].key == key { return n }
+                i = (i + 1) & mask
+            }
+        }
+
+        /// Indexes node `n` (its key is not indexed yet).
+        func insert(_ n: Int) {
+            if (count + 1) * 4 > slots.count * 3 { grow() }
+            let mask = slots.count - 1
+            var i = home(nodes[n].hash)
+            while slots[i] >= 0 { i = (i + 1) & mask }
+            slots[i] = Int32(truncatingIfNeeded: n)
+            count += 1
+        }
+
+        /// Removes node `n` from the index.
+        func remove(_ n: Int) {
+            let mask = slots.count - 1
+            var i = home(nodes[n].hash)
+            while Int(slots[i]) != n { i = (i + 1) & mask }
+            slots[i] = -1
+            count -= 1
+            // Shift back every entry after the hole that would no longer be found.
+            var j = i
+            while true {
+                j = (j + 1) & mask
+                let m = Int(slots[j])
+                if m < 0 { return }
+                let h = home(nodes[m].hash)
+                // Stays when its home lies cyclically in (i, j].
+                let stays = i <= j ? (i < h && h <= j) : (i < h || h <= j)
+                if !stays {
+                    slots[i] = slots[j]
+                    slots[j] = -1
+                    i = j
+                }
+            }
+        }
+
+        private func grow() {
+            let old = slots
+            slots = Array(repeating: -1, count: old.count * 2)
+            shift -= 1
+            let mask = slots.count - 1
+            for n in old where n >= 0 {
+                var i = home(nodes[Int(n)].hash)
+                while slots[i] >= 0 { i = (i + 1) & mask }
+                slots[i] = n
+            }
+        }
     }
 
     private let shards: [Shard]
@@ -46,14 +116,19 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         self.maxBytesPerShard = maxEntries <= 0 ? -1 : Swift.max(1, maxBytes / n)
     }
 
-    @inline(__always) private func shard(for key: Key) -> Shard {
-        shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+    /// The key's hash, computed once per lookup or store: it picks the shard and the slot.
+    @inline(__always) private func hash(_ key: Key) -> UInt { UInt(bitPattern: key.hashValue) }
+
+    @inline(__always) private func shard(for hash: UInt) -> Shard {
+        shards[Int(hash % UInt(shards.count))]
     }
 
     public func value(for key: Key) -> Value? {
-        let s = shard(for: key)
+        let h = hash(key)
+        let s = shard(for: h)
         return s.lock.withLock { _ in
-            guard let i = s.index[key] else { s.misses += 1; return nil }
+            let i = s.find(key, h)
+            guard i >= 0 else { s.misses += 1; return nil }
             s.hits += 1
             moveToFront(s, i)
             return s.nodes[i].value
@@ -64,33 +139,37 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
     /// older value under the same key is dropped: it must not be answered as current); with
     /// no entries allowed, nothing is.
     public func set(_ value: Value, for key: Key, cost: Int) {
-        let s = shard(for: key)
+        let h = hash(key)
+        let s = shard(for: h)
         var released = Released()
         defer { released.drop() }
         guard cost <= maxBytesPerShard else {
             s.lock.withLock { _ in
-                if let i = s.index[key] { released.add(unlink(s, i)) }
+                let i = s.find(key, h)
+                if i >= 0 { released.add(unlink(s, i)) }
             }
             return
         }
         s.lock.withLock { _ in
-            if let i = s.index[key] {
+            let found = s.find(key, h)
+            if found >= 0 {
+                let i = found
                 s.bytes += cost - s.nodes[i].cost
                 released.add(s.nodes[i].value.take())
                 s.nodes[i].value = value
                 s.nodes[i].cost = cost
                 moveToFront(s, i)
             } else {
-                let node = Shard.Node(key: key, value: value, cost: cost, prev: -1, next: s.head)
+                let node = Shard.Node(key: key, value: value, cost: cost, prev: -1, next: s.head, hash: h)
                 let i: Int
                 if let f = s.free.popLast() { s.nodes[f] = node; i = f } else { s.nodes.append(node); i = s.nodes.count - 1 }
                 if s.head >= 0 { s.nodes[s.head].prev = i }
                 s.head = i
                 if s.tail < 0 { s.tail = i }
-                s.index[key] = i
+                s.insert(i)
                 s.bytes += cost
             }
-            while s.index.count > maxEntriesPerShard || s.bytes > maxBytesPerShard, s.tail >= 0 {
+            while s.count > maxEntriesPerShard || s.bytes > maxBytesPerShard, s.tail >= 0 {
                 released.add(evictTail(s))
             }
         }
@@ -131,7 +210,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         let p = s.nodes[i].prev, n = s.nodes[i].next
         if p >= 0 { s.nodes[p].next = n } else { s.head = n }
         if n >= 0 { s.nodes[n].prev = p } else { s.tail = p }
-        s.index[s.nodes[i].key] = nil
+        s.remove(i)
         s.bytes -= s.nodes[i].cost
         s.free.append(i)
         return s.nodes[i].value.take()
@@ -141,7 +220,8 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         for s in shards {
             // The nodes (and their values) are released after the lock.
             let nodes = s.lock.withLock { _ -> [Shard.Node] in
-                s.index.removeAll(); s.free.removeAll()
+                s.slots = Array(repeating: -1, count: 16); s.shift = 60; s.count = 0
+                s.free.removeAll()
                 s.head = -1; s.tail = -1; s.bytes = 0
                 let nodes = s.nodes
                 s.nodes = []
@@ -156,7 +236,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         for s in shards {
             s.lock.withLock { _ in
                 st.hits += s.hits; st.misses += s.misses; st.evictions += s.evictions
-                st.entries += s.index.count; st.bytes += s.bytes
+                st.entries += s.count; st.bytes += s.bytes
             }
         }
         return st
