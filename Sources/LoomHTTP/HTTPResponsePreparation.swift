@@ -80,7 +80,11 @@ extension HTTPServer {
                 if value.lowercased().contains("close") { close = true }
                 continue
             case "vary":
-                vary.append(contentsOf: value.split(separator: ",").map { $0.trimmingSpacesAndTabs() })
+                if value.utf8.contains(UInt8(ascii: ",")) {
+                    vary.append(contentsOf: value.split(separator: ",").map { $0.trimmingSpacesAndTabs() })
+                } else {
+                    vary.append(value.trimmingSpacesAndTabs())
+                }
                 continue
             case "content-encoding":
                 hasEncoding = true
@@ -117,12 +121,37 @@ extension HTTPServer {
         if vary.count == 1 {
             if !vary[0].isEmpty { headers.append(("Vary", vary[0])) }
         } else if !vary.isEmpty {
-            var seen = Set<String>()
-            let unique = vary.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
-            headers.append(("Vary", unique.joined(separator: ", ")))
+            headers.append(("Vary", Self.joinedUnique(vary)))
         }
         return PreparedResponse(status: status, headers: headers, body: body, close: close,
                                 logFields: response.accessLogFields)
+    }
+
+    /// The names of `vary`, the empty ones and repeats (by case-insensitive comparison)
+    /// left out, joined by ", ". A handful of names: compared pairwise, without a set of
+    /// lower-cased copies.
+    static func joinedUnique(_ vary: [String]) -> String {
+        var out = ""
+        var kept: [Int] = []
+        kept.reserveCapacity(vary.count)
+        for (i, name) in vary.enumerated() where !name.isEmpty {
+            if kept.contains(where: { sameIgnoringCase(vary[$0], name) }) { continue }
+            if !kept.isEmpty { out += ", " }
+            out += name
+            kept.append(i)
+        }
+        return out
+    }
+
+    /// Whether `a` and `b` are the same names but for case (ASCII compared in place; any
+    /// other byte by Unicode lower-casing).
+    static func sameIgnoringCase(_ a: String, _ b: String) -> Bool {
+        if a.utf8.count == b.utf8.count && a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) {
+            return zip(a.utf8, b.utf8).allSatisfy { x, y in
+                (x >= 65 && x <= 90 ? x | 0x20 : x) == (y >= 65 && y <= 90 ? y | 0x20 : y)
+            }
+        }
+        return a.lowercased() == b.lowercased()
     }
 
     /// `name.lowercased()` when it is one of the header names `prepare` treats specially,

@@ -121,4 +121,14 @@ final class HTTPFastPathTests: HTTPServerTestCase {
             XCTAssertLessThanOrEqual(line.count, room)
         }
     }
+
+    /// `Vary` names gathered from the handler and the server: each once, the first spelling
+    /// kept, empty ones dropped (as the set of lower-cased names did before).
+    func testVaryNamesAreJoinedOnceEach() {
+        XCTAssertEqual(HTTPServer.joinedUnique(["Accept", "Accept-Encoding"]), "Accept, Accept-Encoding")
+        XCTAssertEqual(HTTPServer.joinedUnique(["accept", "", "Origin", "ACCEPT", "origin", "Accept-Encoding"]),
+                       "accept, Origin, Accept-Encoding")
+        XCTAssertEqual(HTTPServer.joinedUnique(["Ä-X", "ä-x", "Accept"]), "Ä-X, Accept")
+        XCTAssertEqual(HTTPServer.joinedUnique(["", ""]), "")
+    }
 }
