@@ -31,8 +31,6 @@ extension HTTPServer {
             return
         }
         ctx.pending = prepared
-        // libmicrohttpd's thread is waiting for it (`answerWait`): it sends it itself.
-        if ctx.awaited { state.broadcast() }
         // Not suspended yet: the access handler will pick the answer up. Claimed while not
         // stopping: counted in `resuming`, which stop() waits out before it stops the daemon
         // (no lock is held across the resume, so pool threads do not queue behind each other).

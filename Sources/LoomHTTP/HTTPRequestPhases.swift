@@ -1,6 +1,5 @@
 import CMicroHTTPD
 import Dispatch
-import Foundation
 import Logging
 
 /// A request from its headers to the handler, on libmicrohttpd's threads: checked at the
@@ -248,25 +247,7 @@ extension HTTPServer {
         }
 
         state.lock()
-        if ctx.pending == nil, let answerWait = configuration.answerWait {
-            state.unlock()
-            let seconds = answerWait(request)
-            state.lock()
-            if seconds > 0 { awaitAnswer(ctx, seconds: seconds) }
-        }
         return answerOrSuspend(ctx)
-    }
-
-    /// With the state lock held: waits up to `seconds` for the handler's answer (the lock
-    /// is released while waiting, and held again on return).
-    private func awaitAnswer(_ ctx: RequestContext, seconds: Double) {
-        guard ctx.pending == nil, !stopping else { return }
-        ctx.awaited = true
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        // Other waiters share the condition (waitUntilIdle, the other threads' answers): a
-        // wake-up without this request's answer waits again.
-        while ctx.pending == nil && !stopping && state.wait(until: deadline) {}
-        ctx.awaited = false
     }
 
     /// With the state lock held (released here): queues the handler's answer if it has

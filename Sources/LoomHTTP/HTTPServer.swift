@@ -256,8 +256,6 @@ public final class HTTPServer: @unchecked Sendable {
             return
         }
         stopping = true
-        // Threads waiting for an answer (`answerWait`) stop waiting and suspend, to be resumed below.
-        state.broadcast()
         state.unlock()
         // No resume is claimed from now on; the ones under way finish.
         while resuming.load(ordering: .acquiring) > 0 { sched_yield() }

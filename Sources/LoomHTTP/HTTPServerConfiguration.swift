@@ -64,14 +64,6 @@ extension HTTPServer {
         /// (`.unsupportedContentEncoding`). Off (the default): bodies are handed over as
         /// they came, whatever their encoding.
         public var decodesGzipBodies = false
-        /// How long libmicrohttpd's thread may wait for the handler's answer to a request
-        /// before it suspends the connection, in seconds (0: it suspends at once); asked
-        /// once the handler has returned without answering. An answer that comes within it
-        /// is sent without suspending and resuming the connection (two `epoll_ctl` calls,
-        /// a wake-up of the thread and another access-handler call saved), but the thread's
-        /// other connections wait meanwhile: keep it short, and ask it only of requests
-        /// whose answer is expected soon. nil (the default): never wait.
-        public var answerWait: (@Sendable (HTTPRequest) -> Double)? = nil
 
         public init(host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 4 << 20,
                     maxConnections: Int = 1024, connectionTimeoutSeconds: Int = 10, threads: Int = 2,

@@ -56,9 +56,6 @@ final class RequestContext: @unchecked Sendable {
     var abandoned = false
 
     var phase: Phase = .receiving
-    /// libmicrohttpd's thread waits (`Configuration.answerWait`) for `pending` on the
-    /// server's `state` condition: `respond` wakes it.
-    var awaited = false
     var pending: HTTPServer.PreparedResponse?
     var handlerResponded = false
 

@@ -18,8 +18,6 @@ extension Router {
         let pool = LayoutPool(workers: workers, queueLimit: queueLimit)
         let router = Router(service: service, pool: pool, metrics: metrics, fonts: fonts,
                             textCacheStatistics: textCacheStatistics)
-        var http = http
-        http.answerWait = { router.answerWait($0) }
         let server = HTTPServer(configuration: Router.serving(http), logger: logger,
                                 precheck: { router.precheck($0) }) { request, respond in
             router.handle(request, respond: respond)

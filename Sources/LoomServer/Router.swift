@@ -217,21 +217,6 @@ public final class Router: @unchecked Sendable {
         }
     }
 
-    /// How long libmicrohttpd's thread waits for the answer to `request` before it
-    /// suspends the connection (`HTTPServer.Configuration.answerWait`): a while for a
-    /// small layout that a worker took up at once (a cell: tens of microseconds), so that
-    /// its answer goes out without a suspend and a resume; none for anything else (big
-    /// bodies, batches, layouts that wait in the queue), whose thread serves its other
-    /// connections meanwhile.
-    func answerWait(_ request: HTTPRequest) -> Double {
-        guard request.body.count <= Router.quickBodyBytes, request.path == "/layout", pool.load.waiting == 0 else { return 0 }
-        return Router.quickAnswerWaitSeconds
-    }
-
-    /// The largest body `answerWait` waits for, and how long it waits.
-    static let quickBodyBytes = 16 << 10
-    static let quickAnswerWaitSeconds = 0.001
-
     /// The answer of a route that needs no layout: the probes, /metrics, /fonts and the
     /// embedded files.
     private func answer(_ route: Route) -> HTTPResponse {
