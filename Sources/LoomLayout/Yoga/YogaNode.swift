@@ -187,6 +187,15 @@ final class YogaNode {
         return f
     }
 
+    /// Child `i`, lent to `body` without reference counting (the node holds its children for
+    /// as long as it lives): the pass's loops over children would otherwise retain each one.
+    @inline(__always) func withChild<R>(_ i: Int, _ body: (YogaNode) throws -> R) rethrows -> R {
+        try children.withUnsafeBufferPointer { buffer in
+            try UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Unmanaged<YogaNode>.self)[i]
+                ._withUnsafeGuaranteedRef(body)
+        }
+    }
+
     // MARK: Style accessors (`YGNode`)
 
     @inline(__always) func minDimension(_ d: Int) -> YogaValue { d == 0 ? minDimensions.0 : minDimensions.1 }

@@ -58,8 +58,8 @@ enum YogaRounding {
             - roundValue(absLeft, scale, ceil: false, floor: text)
         node.layoutDimensions.1 = roundValue(absBottom, scale, ceil: text && fractionalHeight, floor: text && !fractionalHeight)
             - roundValue(absTop, scale, ceil: false, floor: text)
-        for child in node.children {
-            roundTree(child, scale: scale, absoluteLeft: absLeft, absoluteTop: absTop)
+        for i in 0..<node.children.count {
+            node.withChild(i) { roundTree($0, scale: scale, absoluteLeft: absLeft, absoluteTop: absTop) }
         }
     }
 }
