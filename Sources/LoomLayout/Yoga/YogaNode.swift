@@ -81,13 +81,16 @@ final class YogaNode {
         // Read in place: a copy of the whole Yoga style (about 600 bytes) per field read
         // costs more than the reads.
         var y = YogaNode.Fields()
-        if let box = element.rare?.yogaStyle {
+        // The Yoga style and children, both in `rare`, read through one load of it.
+        let rare = element.rare
+        let elements = rare?.yogaChildren ?? []
+        if let box = rare?.yogaStyle {
             y = YogaNode.fields(box)
             edges = YogaNodeEdges.of(box, sibling: sibling)
         } else {
             edges = YogaNodeEdges.none
         }
-        hasMeasure = element.yogaChildren.isEmpty && element.isMeasuredYogaLeaf
+        hasMeasure = elements.isEmpty && element.isMeasuredYogaLeaf
         switch y.flexDirection {
         case .vertical: flexDirection = .column
         case .verticalReverse: flexDirection = .columnReverse
@@ -132,7 +135,6 @@ final class YogaNode {
         if let r = y.aspectRatio, Float(r) > Float.ulpOfOne { aspectRatio = Float(r) } else { aspectRatio = .nan }
         let childAlign = yogaAlignItems
         let baselineBelow = underBaseline || alignItems == .baseline
-        let elements = element.yogaChildren
         var made: [YogaNode] = []
         made.reserveCapacity(elements.count)
         var sibling: YogaNodeEdges?
