@@ -11,7 +11,8 @@ enum YogaInterruption: Error {
 }
 
 /// What the algorithm needs from its host (`YogaTree`, called directly): Texture's measure
-/// and baseline functions and the budget (each node laid out is charged as one measurement).
+/// and baseline functions. The pass charges the budget itself (`charge`: each node laid out
+/// is one measurement).
 
 /// The values of one container's layout shared by its steps (Yoga's step 1 and 2).
 struct YogaContainerFrame {
