@@ -82,10 +82,10 @@ extension YogaLayoutPass {
         let main = f.mainAxis.isReverse, cross = f.crossAxis.isReverse
         guard main || cross else { return }
         let node = f.node
-        for child in node.children {
+        for i in 0..<node.children.count { node.withChild(i) { child in
             if main { setTrailingPosition(node, child, f.mainAxis) }
             if cross { setTrailingPosition(node, child, f.crossAxis) }
-        }
+        } }
     }
 
     private func setTrailingPosition(_ node: YogaNode, _ child: YogaNode, _ axis: YogaAxis) {

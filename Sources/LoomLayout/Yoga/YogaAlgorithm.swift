@@ -11,7 +11,8 @@ enum YogaInterruption: Error {
 }
 
 /// What the algorithm needs from its host (`YogaTree`, called directly): Texture's measure
-/// and baseline functions and the budget (each node laid out is charged as one measurement).
+/// and baseline functions. The pass charges the budget itself (`charge`: each node laid out
+/// is one measurement).
 
 /// The values of one container's layout shared by its steps (Yoga's step 1 and 2).
 struct YogaContainerFrame {
@@ -68,11 +69,26 @@ final class YogaLayoutPass {
     let generation: Int
     /// The tree being laid out; it owns the pass for its whole duration.
     unowned(unsafe) let host: YogaTree
+    /// The pass's context and the Yoga root's element, which every node's layout is charged
+    /// to: read without reference counting (the tree holds both while the pass runs).
+    private let contextRef: Unmanaged<LayoutContext>
+    private let chargedRef: Unmanaged<LayoutElement>
 
-    init(scale: Float, generation: Int, host: YogaTree) {
+    init(scale: Float, generation: Int, host: YogaTree, context: LayoutContext, charged: LayoutElement) {
         self.scale = scale
         self.generation = generation
         self.host = host
+        contextRef = Unmanaged.passUnretained(context)
+        chargedRef = Unmanaged.passUnretained(charged)
+    }
+
+    /// Charges one node's layout as one measurement; stops the pass when the budget is spent
+    /// or the pass was stopped.
+    @inline(__always) private func charge() throws {
+        let ok = contextRef._withUnsafeGuaranteedRef { context in
+            chargedRef._withUnsafeGuaranteedRef { context.charge(LayoutCost(measurements: 1), at: $0) } && !context.isStopped
+        }
+        if !ok { throw YogaInterruption.stopped }
     }
 
     // MARK: The call every node is laid out through (`YGLayoutNodeInternal`)
@@ -263,7 +279,7 @@ final class YogaLayoutPass {
         if availableHeight.isNaN && heightMode != .undefined {
             throw YogaInterruption.fatal("availableHeight is indefinite so heightMeasureMode must be YGMeasureModeUndefined")
         }
-        try host.charge(node)
+        try charge()
 
         let direction = node.resolveDirection(ownerDirection)
         node.layoutDirection = direction

@@ -19,8 +19,7 @@ extension YogaLayoutPass {
             - f.paddingAndBorderAxisCross
         guard f.performLayout else { return }
 
-        for i in start..<line.endOfLineIndex {
-            let child = node.children[i]
+        for i in start..<line.endOfLineIndex { try node.withChild(i) { child in
             if child.isAbsolute {
                 let leadingDefined = child.isLeadingPositionDefined(crossAxis)
                 if leadingDefined {
@@ -30,7 +29,7 @@ extension YogaLayoutPass {
                 if !leadingDefined || child.layoutPosition[crossAxis.leading].isNaN {
                     child.layoutPosition[crossAxis.leading] = node.leadingBorder(crossAxis) + child.leadingMargin(crossAxis, f.availableInnerWidth)
                 }
-                continue
+                return
             }
             var leadingCrossDim = f.leadingPaddingAndBorderCross
             let align = alignItem(node, child)
@@ -64,7 +63,7 @@ extension YogaLayoutPass {
                 }
             }
             child.layoutPosition[crossAxis.leading] = child.layoutPosition[crossAxis.leading] + f.totalLineCrossDim + leadingCrossDim
-        }
+        } }
     }
 
     // MARK: Step: lines (align-content flexStart) and baselines

@@ -20,20 +20,22 @@ extension YogaLayoutPass {
             }
         }
         var total: Float = 0
-        for child in node.children {
-            if f.performLayout {
-                let childDirection = child.resolveDirection(f.direction)
-                let mainDim = f.mainAxis.isRow ? f.availableInnerWidth : f.availableInnerHeight
-                let crossDim = f.mainAxis.isRow ? f.availableInnerHeight : f.availableInnerWidth
-                child.setPosition(childDirection, mainSize: mainDim, crossSize: crossDim, ownerWidth: f.availableInnerWidth)
+        for i in 0..<node.children.count {
+            try node.withChild(i) { child in
+                if f.performLayout {
+                    let childDirection = child.resolveDirection(f.direction)
+                    let mainDim = f.mainAxis.isRow ? f.availableInnerWidth : f.availableInnerHeight
+                    let crossDim = f.mainAxis.isRow ? f.availableInnerHeight : f.availableInnerWidth
+                    child.setPosition(childDirection, mainSize: mainDim, crossSize: crossDim, ownerWidth: f.availableInnerWidth)
+                }
+                if child.isAbsolute { return }
+                if child === singleFlexChild {
+                    child.computedFlexBasis = 0
+                } else {
+                    try computeFlexBasis(f, child)
+                }
+                total += child.computedFlexBasis + child.marginForAxis(f.mainAxis, f.availableInnerWidth)
             }
-            if child.isAbsolute { continue }
-            if child === singleFlexChild {
-                child.computedFlexBasis = 0
-            } else {
-                try computeFlexBasis(f, child)
-            }
-            total += child.computedFlexBasis + child.marginForAxis(f.mainAxis, f.availableInnerWidth)
         }
         return total
     }
@@ -117,22 +119,25 @@ extension YogaLayoutPass {
     /// `YGCalculateCollectFlexItemsRowValues`: the children of the next line.
     func collectFlexLine(_ f: YogaContainerFrame, start: Int) -> YogaFlexLine {
         var line = YogaFlexLine()
-        let children = f.node.children
+        let node = f.node
         line.start = start
         var end = start
-        while end < children.count {
-            let child = children[end]
-            if child.isAbsolute { end += 1; continue }
-            child.lineIndex = f.lineCount
-            let marginMain = child.marginForAxis(f.mainAxis, f.availableInnerWidth)
-            let basis = boundWithinMinMax(child, f.mainAxis, child.computedFlexBasis, f.mainAxisOwnerSize)
-            if line.sizeConsumed + basis + marginMain > f.availableInnerMainDim && f.isWrap && line.itemsOnLine > 0 { break }
-            line.sizeConsumed += basis + marginMain
-            line.itemsOnLine += 1
-            if child.isFlexible {
-                line.totalFlexGrowFactors += child.resolvedFlexGrow
-                line.totalFlexShrinkScaledFactors += -child.resolvedFlexShrink * child.computedFlexBasis
+        while end < node.children.count {
+            let full = node.withChild(end) { child -> Bool in
+                if child.isAbsolute { return false }
+                child.lineIndex = f.lineCount
+                let marginMain = child.marginForAxis(f.mainAxis, f.availableInnerWidth)
+                let basis = boundWithinMinMax(child, f.mainAxis, child.computedFlexBasis, f.mainAxisOwnerSize)
+                if line.sizeConsumed + basis + marginMain > f.availableInnerMainDim && f.isWrap && line.itemsOnLine > 0 { return true }
+                line.sizeConsumed += basis + marginMain
+                line.itemsOnLine += 1
+                if child.isFlexible {
+                    line.totalFlexGrowFactors += child.resolvedFlexGrow
+                    line.totalFlexShrinkScaledFactors += -child.resolvedFlexShrink * child.computedFlexBasis
+                }
+                return false
             }
+            if full { break }
             end += 1
         }
         if line.totalFlexGrowFactors > 0 && line.totalFlexGrowFactors < 1 { line.totalFlexGrowFactors = 1 }
@@ -186,10 +191,9 @@ extension YogaLayoutPass {
     /// `YGDistributeFreeSpaceFirstPass`: children whose min/max stop them are taken out of the flexing.
     private func distributeFreeSpaceFirstPass(_ f: YogaContainerFrame, _ line: inout YogaFlexLine) {
         var delta: Float = 0
-        let children = f.node.children
-        for i in line.start..<line.endOfLineIndex {
-            let child = children[i]
-            if child.isAbsolute { continue }
+        let node = f.node
+        for i in line.start..<line.endOfLineIndex { node.withChild(i) { child in
+            if child.isAbsolute { return }
             let basis = boundWithinMinMax(child, f.mainAxis, child.computedFlexBasis, f.mainAxisOwnerSize)
             if line.remainingFreeSpace < 0 {
                 let factor = -child.resolvedFlexShrink * basis
@@ -213,7 +217,7 @@ extension YogaLayoutPass {
                     }
                 }
             }
-        }
+        } }
         line.remainingFreeSpace -= delta
     }
 
@@ -223,10 +227,8 @@ extension YogaLayoutPass {
         let mainAxis = f.mainAxis, crossAxis = f.crossAxis
         let isMainAxisRow = f.isMainAxisRow
         var delta: Float = 0
-        let children = f.node.children
-        for i in line.start..<line.endOfLineIndex {
-            let child = children[i]
-            if child.isAbsolute { continue }
+        for i in line.start..<line.endOfLineIndex { try node.withChild(i) { child in
+            if child.isAbsolute { return }
             let basis = boundWithinMinMax(child, mainAxis, child.computedFlexBasis, f.mainAxisOwnerSize)
             var updatedMainSize = basis
             if !line.remainingFreeSpace.isNaN && line.remainingFreeSpace < 0 {
@@ -285,7 +287,7 @@ extension YogaLayoutPass {
             try layoutNode(child, childWidth, childHeight, node.layoutDirection, widthMode, heightMode,
                            f.availableInnerWidth, f.availableInnerHeight, performLayout: f.performLayout && !requiresStretchLayout)
             if child.hadOverflow { node.hadOverflow = true }
-        }
+        } }
         return delta
     }
 
@@ -324,8 +326,7 @@ extension YogaLayoutPass {
         var maxAscent: Float = 0, maxDescent: Float = 0
         let baselineLayout = isBaselineLayout(node)
         let canSkipFlex = !f.performLayout && f.measureModeCross == .exactly
-        for i in start..<line.endOfLineIndex {
-            let child = node.children[i]
+        for i in start..<line.endOfLineIndex { try node.withChild(i) { child in
             if child.isAbsolute && child.isLeadingPositionDefined(mainAxis) {
                 if f.performLayout {
                     child.layoutPosition[mainAxis.leading] = child.leadingPosition(mainAxis, f.availableInnerMainDim)
@@ -352,7 +353,7 @@ extension YogaLayoutPass {
             } else if f.performLayout {
                 child.layoutPosition[mainAxis.leading] = child.layoutPosition[mainAxis.leading] + node.leadingBorder(mainAxis) + leadingMainDim
             }
-        }
+        } }
         line.mainDim += trailingPB
         if baselineLayout { line.crossDim = maxAscent + maxDescent }
     }

@@ -57,8 +57,4 @@ extension YogaTree {
         default: return 0
         }
     }
-
-    @inline(__always) func charge(_ node: YogaNode) throws {
-        if !context.charge(LayoutCost(measurements: 1), at: root.element) || context.isStopped { throw YogaInterruption.stopped }
-    }
 }

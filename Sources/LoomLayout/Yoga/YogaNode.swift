@@ -81,8 +81,16 @@ final class YogaNode {
         // Read in place: a copy of the whole Yoga style (about 600 bytes) per field read
         // costs more than the reads.
         var y = YogaNode.Fields()
-        if let box = element.rare?.yogaStyle { y = YogaNode.fields(box) }
-        hasMeasure = element.yogaChildren.isEmpty && element.isMeasuredYogaLeaf
+        // The Yoga style and children, both in `rare`, read through one load of it.
+        let rare = element.rare
+        let elements = rare?.yogaChildren ?? []
+        if let box = rare?.yogaStyle {
+            y = YogaNode.fields(box)
+            edges = YogaNodeEdges.of(box, sibling: sibling)
+        } else {
+            edges = YogaNodeEdges.none
+        }
+        hasMeasure = elements.isEmpty && element.isMeasuredYogaLeaf
         switch y.flexDirection {
         case .vertical: flexDirection = .column
         case .verticalReverse: flexDirection = .columnReverse
@@ -118,14 +126,6 @@ final class YogaNode {
         }
         wrap = y.flexWrap
         isAbsolute = y.isAbsolute
-        if y.margin.isEmpty && y.padding.isEmpty && y.border.isEmpty && y.position.isEmpty {
-            edges = YogaNodeEdges.none
-        } else if let sibling, sibling.margin == y.margin, sibling.padding == y.padding, sibling.border == y.border,
-                  sibling.position == y.position {
-            edges = sibling
-        } else {
-            edges = YogaNodeEdges(margin: y.margin, padding: y.padding, border: y.border, position: y.position)
-        }
         dimensions = (YogaValue(element.style.width), YogaValue(element.style.height))
         minDimensions = (YogaValue(element.style.minWidth), YogaValue(element.style.minHeight))
         maxDimensions = (YogaValue(element.style.maxWidth), YogaValue(element.style.maxHeight))
@@ -135,27 +135,35 @@ final class YogaNode {
         if let r = y.aspectRatio, Float(r) > Float.ulpOfOne { aspectRatio = Float(r) } else { aspectRatio = .nan }
         let childAlign = yogaAlignItems
         let baselineBelow = underBaseline || alignItems == .baseline
-        let elements = element.yogaChildren
         var made: [YogaNode] = []
         made.reserveCapacity(elements.count)
         var sibling: YogaNodeEdges?
-        for child in elements {
-            let node = YogaNode(child, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow, sibling: sibling)
-            sibling = node.edges
-            made.append(node)
+        // Each child element lent without reference counting (the array holds them).
+        elements.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let refs = UnsafeRawPointer(base).assumingMemoryBound(to: Unmanaged<DisplayNode>.self)
+            for i in 0..<buffer.count {
+                let node = refs[i]._withUnsafeGuaranteedRef {
+                    YogaNode($0, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow, sibling: sibling)
+                }
+                sibling = node.edges
+                made.append(node)
+            }
         }
         children = made
         var pure = !hasMeasure && !baselineBelow && !isAbsolute && wrap == .noWrap && aspectRatio.isNaN && flexBasis.isUndefined
             && !dimensions.0.isPercent && !dimensions.1.isPercent
             && minDimensions.0.isUndefined && minDimensions.1.isUndefined && maxDimensions.0.isUndefined && maxDimensions.1.isUndefined
-            && !margin.hasPercent && !padding.hasPercent && !position.hasPercent
+            && !edges.hasPercent
         var deepest: Float = 0
-        for child in children where pure {
-            pure = child.isPure
-            deepest = Swift.max(deepest, child.slack)
+        for i in 0..<children.count where pure {
+            withChild(i) { child in
+                pure = child.isPure
+                deepest = Swift.max(deepest, child.slack)
+            }
         }
         isPure = pure
-        if pure { slack = 2 * (margin.largestPoints + padding.largestPoints + border.largestPoints) + deepest }
+        if pure { slack = 2 * edges.largestPoints + deepest }
     }
 
     /// The Yoga-only style fields as the node keeps them.
@@ -166,7 +174,6 @@ final class YogaNode {
         var alignItems = StackLayoutAlignItems.stretch
         var flexWrap = YogaWrap.noWrap
         var isAbsolute = false
-        var margin = YogaEdgeValues(), padding = YogaEdgeValues(), border = YogaEdgeValues(), position = YogaEdgeValues()
         var aspectRatio: Double?
     }
 
@@ -179,12 +186,17 @@ final class YogaNode {
         f.alignItems = box.style.alignItems
         f.flexWrap = box.style.flexWrap
         f.isAbsolute = box.style.positionType == .absolute
-        f.margin = YogaEdgeValues(box.style.margin)
-        f.padding = YogaEdgeValues(box.style.padding)
-        f.border = YogaEdgeValues(box.style.border)
-        f.position = YogaEdgeValues(box.style.position)
         f.aspectRatio = box.style.aspectRatio
         return f
+    }
+
+    /// Child `i`, lent to `body` without reference counting (the node holds its children for
+    /// as long as it lives): the pass's loops over children would otherwise retain each one.
+    @inline(__always) func withChild<R>(_ i: Int, _ body: (YogaNode) throws -> R) rethrows -> R {
+        try children.withUnsafeBufferPointer { buffer in
+            try UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Unmanaged<YogaNode>.self)[i]
+                ._withUnsafeGuaranteedRef(body)
+        }
     }
 
     // MARK: Style accessors (`YGNode`)
@@ -304,16 +316,49 @@ extension DisplayNode {
     }
 }
 
-/// A node's edge values, shared between nodes that have the same.
+/// A node's edge values, shared between nodes whose styles set the same edges.
 final class YogaNodeEdges {
     let margin: YogaEdgeValues
     let padding: YogaEdgeValues
     let border: YogaEdgeValues
     let position: YogaEdgeValues
-    init(margin: YogaEdgeValues, padding: YogaEdgeValues, border: YogaEdgeValues, position: YogaEdgeValues) {
+    /// Whether a margin, padding or position side reads a percentage.
+    let hasPercent: Bool
+    /// The largest margin, padding and border sides, summed (`YogaNode.slack`).
+    let largestPoints: Float
+    /// The style these were made from (nil: none), which a sibling's is compared with.
+    private let source: LayoutElement.YogaStyleBox?
+
+    private init(margin: YogaEdgeValues, padding: YogaEdgeValues, border: YogaEdgeValues, position: YogaEdgeValues,
+                 source: LayoutElement.YogaStyleBox?) {
         self.margin = margin; self.padding = padding; self.border = border; self.position = position
+        self.source = source
+        hasPercent = margin.hasPercent || padding.hasPercent || position.hasPercent
+        largestPoints = margin.largestPoints + padding.largestPoints + border.largestPoints
     }
+
     /// No edge set.
     static let none = YogaNodeEdges(margin: YogaEdgeValues(), padding: YogaEdgeValues(), border: YogaEdgeValues(),
-                                    position: YogaEdgeValues())
+                                    position: YogaEdgeValues(), source: nil)
+
+    /// The edges of `box`: the previous sibling's when its style sets the same ones (compared
+    /// as set, before their conversion, which costs more than the comparison), else made.
+    @inline(__always) static func of(_ box: LayoutElement.YogaStyleBox, sibling: YogaNodeEdges?) -> YogaNodeEdges {
+        // Read through `box` in place: a local copy of the style would cost more than this.
+        if let sibling {
+            if let other = sibling.source {
+                if other === box || (other.style.margin == box.style.margin && other.style.padding == box.style.padding
+                                     && other.style.border == box.style.border && other.style.position == box.style.position) {
+                    return sibling
+                }
+            } else if box.style.margin == YogaEdges() && box.style.padding == YogaEdges() && box.style.border == YogaEdges()
+                        && box.style.position == YogaEdges() {
+                return sibling
+            }
+        }
+        let margin = YogaEdgeValues(box.style.margin), padding = YogaEdgeValues(box.style.padding)
+        let border = YogaEdgeValues(box.style.border), position = YogaEdgeValues(box.style.position)
+        if margin.isEmpty && padding.isEmpty && border.isEmpty && position.isEmpty { return none }
+        return YogaNodeEdges(margin: margin, padding: padding, border: border, position: position, source: box)
+    }
 }

@@ -52,7 +52,8 @@ final class YogaTree {
     /// the layout, then position and rounding when anything was computed.
     private func calculateLayout(ownerWidth: Float, ownerHeight: Float) throws {
         generation += 1
-        let pass = YogaLayoutPass(scale: Float(context.grid.scale), generation: generation, host: self)
+        let pass = YogaLayoutPass(scale: Float(context.grid.scale), generation: generation, host: self, context: context,
+                                  charged: root.element)
         let (width, widthMode) = rootSize(pass, .row, ownerWidth, ownerWidth: ownerWidth)
         let (height, heightMode) = rootSize(pass, .column, ownerHeight, ownerWidth: ownerWidth)
         if try pass.layoutNode(root, width, height, .inherit, widthMode, heightMode, ownerWidth, ownerHeight, performLayout: true) {
@@ -88,11 +89,11 @@ final class YogaTree {
         }
         var sublayouts: [Sublayout] = []
         sublayouts.reserveCapacity(node.children.count)
-        for (slot, child) in node.children.enumerated() {
+        for slot in 0..<node.children.count { node.withChild(slot) { child in
             let x = Double(child.layoutPosition[YogaEdge.left]), y = Double(child.layoutPosition[YogaEdge.top])
             let position = YogaTree.validPosition(x) && YogaTree.validPosition(y) ? Point(x: grid.ceil(x), y: grid.ceil(y)) : Point(x: 0, y: 0)
             sublayouts.append(Sublayout(slot: slot, position: position, layout: makeLayout(child)))
-        }
+        } }
         let element = node.element
         return Layout(size: size, sublayouts: sublayouts, ascender: element.style.ascender, descender: element.style.descender, grid: grid)
     }

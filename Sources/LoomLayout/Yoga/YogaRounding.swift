@@ -10,9 +10,10 @@ import Darwin
 enum YogaRounding {
     /// `YGRoundValueToPixelGrid`: in doubles, values within 1e-4 of a pixel count as on it;
     /// otherwise forced ceil, forced floor, or half up. The result is a float.
+    @inline(__always)
     static func roundValue(_ value: Double, _ scale: Double, ceil forceCeil: Bool, floor forceFloor: Bool) -> Float {
         var scaled = value * scale
-        var fraction = scaled - scaled.rounded(.towardZero)
+        var fraction = scaled - truncated(scaled)
         if fraction < 0 { fraction += 1 }
         if doubleEqual(fraction, 0) {
             scaled -= fraction
@@ -26,6 +27,12 @@ enum YogaRounding {
             scaled = scaled - fraction + (!fraction.isNaN && (fraction > 0.5 || doubleEqual(fraction, 0.5)) ? 1 : 0)
         }
         return scaled.isNaN || scale.isNaN ? .nan : Float(scaled / scale)
+    }
+
+    /// `trunc`, by a conversion to an integer where that is exact (a libm call otherwise),
+    /// keeping the sign of a zero as `trunc` does.
+    @inline(__always) static func truncated(_ v: Double) -> Double {
+        abs(v) < 4.5e15 ? Double(signOf: v, magnitudeOf: Double(Int64(v))) : v.rounded(.towardZero)
     }
 
     @inline(__always) static func doubleEqual(_ a: Double, _ b: Double) -> Bool {
@@ -50,16 +57,16 @@ enum YogaRounding {
         node.layoutPosition[YogaEdge.left] = roundValue(left, scale, ceil: false, floor: text)
         node.layoutPosition[YogaEdge.top] = roundValue(top, scale, ceil: false, floor: text)
         let ws = width * scale, hs = height * scale
-        let wFraction = ws - ws.rounded(.towardZero)
-        let hFraction = hs - hs.rounded(.towardZero)
+        let wFraction = ws - truncated(ws)
+        let hFraction = hs - truncated(hs)
         let fractionalWidth = !doubleEqual(wFraction, 0) && !doubleEqual(wFraction, 1)
         let fractionalHeight = !doubleEqual(hFraction, 0) && !doubleEqual(hFraction, 1)
         node.layoutDimensions.0 = roundValue(absRight, scale, ceil: text && fractionalWidth, floor: text && !fractionalWidth)
             - roundValue(absLeft, scale, ceil: false, floor: text)
         node.layoutDimensions.1 = roundValue(absBottom, scale, ceil: text && fractionalHeight, floor: text && !fractionalHeight)
             - roundValue(absTop, scale, ceil: false, floor: text)
-        for child in node.children {
-            roundTree(child, scale: scale, absoluteLeft: absLeft, absoluteTop: absTop)
+        for i in 0..<node.children.count {
+            node.withChild(i) { roundTree($0, scale: scale, absoluteLeft: absLeft, absoluteTop: absTop) }
         }
     }
 }
