@@ -33,6 +33,9 @@ struct DecodeState: ~Copyable {
     let justifyNames = ValueNames.justifyContents
     let alignItemsNames = ValueNames.alignItems
     let fontFieldNames = DecodeState.fontFields
+    /// The order of element and style members so far (`MemberOrder`).
+    let elementOrder = MemberOrder(names: ElementField.allCases.count)
+    let styleOrder = MemberOrder(names: DecodeState.styleFields.names.count)
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits, textMeasurer: TextMeasuring?) {
         reader = WireReader(bytes: bytes, maxNesting: limits.jsonNesting)

@@ -9,11 +9,12 @@ extension DecodeState {
         try countElement()
         var fields = ElementFields()
         fields.fractionalLimitStylesBefore = fractionalLimitStyles
-        var seen: UInt64 = 0, unknown: String?
+        var seen: UInt64 = 0, unknown: String?, previous = elementOrder.start
         if try reader.beginObject("an element") {
             repeat {
-                guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown) else { continue }
-                try member(ElementField(rawValue: k)!, &fields)
+                guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown, order: elementOrder, previous: &previous)
+                else { continue }
+                try member(elementNames.values[k], &fields)
             } while try reader.scanner.nextMember()
         }
         guard let kind = fields.kind else { throw reader.fail("an element needs a 'type'") }
