@@ -133,4 +133,25 @@ final class DecoderFastPathTests: XCTestCase {
             }
         }
     }
+
+    /// Each `type` is checked first against the previous element's kind: kinds that change,
+    /// an escaped kind name, and a name that begins like the previous kind.
+    func testTypesAfterOtherTypes() throws {
+        let body = #"{"root": {"type": "stack", "children": [{"type": "node"}, {"type": "no\u0064e"}, {"type": "spacer"}, {"type": "node"}, {"type": "node", "style": {"width": 3}}, {"type": "inset", "child": {"type": "node"}}]}}"#
+        let r = try RequestDecoder().decode(body: Array(body.utf8))
+        let kinds = r.root.layoutChildren.map { ElementKinds.shared[of: $0].id }
+        XCTAssertEqual(kinds, [.node, .node, .spacer, .node, .node, .inset])
+        XCTAssertEqual(r.root.layoutChildren[4].style.width, .points(3))
+        XCTAssertEqual(r.elementCount, 8)
+        let unknown = #"{"root": {"type": "stack", "children": [{"type": "node"}, {"type": "nodes"}]}}"#
+        XCTAssertThrowsError(try RequestDecoder().decode(body: Array(unknown.utf8))) { error in
+            let e = error as? WireError
+            XCTAssertEqual(e?.path, "root.children[1].type")
+            XCTAssertTrue(e?.message.contains("unknown element type 'nodes'") ?? false, "\(error)")
+        }
+        let cut = #"{"root": {"type": "stack", "children": [{"type": "node"}, {"type": "node"#
+        XCTAssertThrowsError(try RequestDecoder().decode(body: Array(cut.utf8))) { error in
+            XCTAssertEqual((error as? WireError)?.code, "malformed_json")
+        }
+    }
 }

@@ -10,6 +10,8 @@ struct DecodeState: ~Copyable {
     let textMeasurer: TextMeasuring?
     var ids = Set<String>()
     var elementCount = 0
+    /// The kind of the last element whose `type` was read.
+    var lastKind = ElementKind.ID.node
     var depth = 0
     var hasText = false
     var textBytes = 0

@@ -143,12 +143,15 @@ extension DecodeState {
     @inline(__always) private mutating func kind() throws -> ElementKind.ID {
         let b = try reader.scanner.valueStart()
         guard b == UInt8(ascii: "\"") else { throw reader.typeError("must be a string", b) }
+        // Most elements are of the previous element's kind (the children of a stack, say).
+        if reader.scanner.stringValue(lastKind.rawValue, of: kindNames) { return lastKind }
         let token = try reader.scanner.stringToken()
         guard let k = reader.scanner.index(of: token, in: kindNames) else {
             let name = reader.scanner.string(token)
             throw reader.fail("unknown element type '\(name)'" + ElementKinds.unknownTypeHint(name))
         }
-        return ElementKind.ID(rawValue: kindNames.values[k])!
+        lastKind = ElementKind.ID(rawValue: kindNames.values[k])!
+        return lastKind
     }
 
     /// The `id` member, unique in the request.

@@ -136,6 +136,15 @@ struct JSONScanner {
         return true
     }
 
+    /// At a string value's '"': when it is name `index` of `table`, written without escapes,
+    /// passes over it and returns true; else moves nothing and returns false.
+    @inline(__always) mutating func stringValue<V>(_ index: Int, of table: NameTable<V>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let n = table.quotedLength(of: index, at: base + i + 1, readable: bytes.count - i - 1)
+        i += n == 0 ? 0 : 1 + n
+        return n != 0
+    }
+
     private func memberNameError() -> JSONParser.SyntaxError {
         guard i < bytes.count else { return error("unexpected end of input in an object") }
         return error("expected a member name in double quotes, found \(describe(bytes[i]))")
