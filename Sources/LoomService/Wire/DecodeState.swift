@@ -36,7 +36,7 @@ struct DecodeState: ~Copyable {
     let alignItemsNames = ValueNames.alignItems
     let fontFieldNames = DecodeState.fontFields
     /// The order of element and style members so far (`MemberOrder`).
-    let elementOrder = MemberOrder(names: ElementField.allCases.count)
+    let elementOrder = MemberOrder(names: ElementField.allCases.count, contexts: ElementKind.ID.allCases.count + 1)
     let styleOrder = MemberOrder(names: DecodeState.styleFields.names.count)
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits, textMeasurer: TextMeasuring?) {

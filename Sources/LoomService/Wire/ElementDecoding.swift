@@ -12,7 +12,10 @@ extension DecodeState {
         var seen: UInt64 = 0, unknown: String?, previous = elementOrder.start
         if try reader.beginObject("an element") {
             repeat {
-                guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown, order: elementOrder, previous: &previous)
+                // Members are guessed by the element's kind once its type is read.
+                let context = elementOrder.context(fields.kind?.rawValue ?? ElementKind.ID.allCases.count)
+                guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown, order: elementOrder, context: context,
+                                                previous: &previous)
                 else { continue }
                 try member(elementNames.values[k], &fields)
             } while try reader.scanner.nextMember()

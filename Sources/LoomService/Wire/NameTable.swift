@@ -129,24 +129,29 @@ extension NameTable where Value: RawRepresentable & CaseIterable, Value.RawValue
 }
 
 /// The order in which one table's names came in this request: after each name, the name
-/// that followed it last time (in an object, the first name follows `start`). Generated JSON
-/// writes an object's members in the same order each time, so the guess lets a member name
-/// be checked against one name instead of being scanned and looked up.
+/// that followed it last time (in an object, the first name follows `start`), kept apart per
+/// context (an element's kind, say). Generated JSON writes an object's members in the same
+/// order each time, so the guess lets a member name be checked against one name instead of
+/// being scanned and looked up.
 struct MemberOrder: ~Copyable {
     private let next: UnsafeMutablePointer<UInt8>
     /// The name before an object's first member.
     let start: Int
     static let noGuess = 0xFF
 
-    /// For a table of `names` names (fewer than 255).
-    init(names: Int) {
+    /// For a table of `names` names (fewer than 255), in `contexts` contexts.
+    init(names: Int, contexts: Int = 1) {
         precondition(names < Self.noGuess)
         start = names
-        next = .allocate(capacity: names + 1)
-        next.initialize(repeating: UInt8(Self.noGuess), count: names + 1)
+        next = .allocate(capacity: (names + 1) * contexts)
+        next.initialize(repeating: UInt8(Self.noGuess), count: (names + 1) * contexts)
     }
     deinit { next.deallocate() }
 
-    @inline(__always) func guess(after previous: Int) -> Int { Int(next[previous]) }
-    @inline(__always) func follow(_ previous: Int, with k: Int) { next[previous] = UInt8(truncatingIfNeeded: k) }
+    /// Where context `k`'s guesses start (`context` of `guess` and `follow`).
+    @inline(__always) func context(_ k: Int) -> Int { k &* (start &+ 1) }
+    @inline(__always) func guess(after previous: Int, in context: Int) -> Int { Int(next[context &+ previous]) }
+    @inline(__always) func follow(_ previous: Int, with k: Int, in context: Int) {
+        next[context &+ previous] = UInt8(truncatingIfNeeded: k)
+    }
 }

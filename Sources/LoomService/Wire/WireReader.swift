@@ -123,11 +123,11 @@ struct WireReader: ~Copyable {
         return nil
     }
 
-    /// `member(_:seen:unknown:)`, trying first the name that followed `previous` in `order`
-    /// last time; `previous` becomes the name read.
+    /// `member(_:seen:unknown:)`, trying first the name that followed `previous` in `order`'s
+    /// `context` last time; `previous` becomes the name read.
     @inline(__always) mutating func member<F>(_ table: NameTable<F>, seen: inout UInt64, unknown: inout String?,
-                                              order: borrowing MemberOrder, previous: inout Int) throws -> Int? {
-        let guess = order.guess(after: previous)
+                                              order: borrowing MemberOrder, context: Int = 0, previous: inout Int) throws -> Int? {
+        let guess = order.guess(after: previous, in: context)
         if guess != MemberOrder.noGuess && scanner.memberName(guess, of: table) {
             let bit: UInt64 = 1 << UInt64(guess)
             if seen & bit != 0 { throw duplicate(table.names[guess]) }
@@ -136,7 +136,7 @@ struct WireReader: ~Copyable {
             return guess
         }
         guard let k = try member(table, seen: &seen, unknown: &unknown) else { return nil }
-        order.follow(previous, with: k)
+        order.follow(previous, with: k, in: context)
         previous = k
         return k
     }
