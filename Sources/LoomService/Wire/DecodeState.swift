@@ -10,6 +10,8 @@ struct DecodeState: ~Copyable {
     let textMeasurer: TextMeasuring?
     var ids = Set<String>()
     var elementCount = 0
+    /// The kind of the last element whose `type` was read.
+    var lastKind = ElementKind.ID.node
     var depth = 0
     var hasText = false
     var textBytes = 0
@@ -33,6 +35,9 @@ struct DecodeState: ~Copyable {
     let justifyNames = ValueNames.justifyContents
     let alignItemsNames = ValueNames.alignItems
     let fontFieldNames = DecodeState.fontFields
+    /// The order of element and style members so far (`MemberOrder`).
+    let elementOrder = MemberOrder(names: ElementField.allCases.count, contexts: ElementKind.ID.allCases.count + 1)
+    let styleOrder = MemberOrder(names: DecodeState.styleFields.names.count)
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: DecodeLimits, textMeasurer: TextMeasuring?) {
         reader = WireReader(bytes: bytes, maxNesting: limits.jsonNesting)

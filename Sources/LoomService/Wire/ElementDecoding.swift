@@ -9,11 +9,15 @@ extension DecodeState {
         try countElement()
         var fields = ElementFields()
         fields.fractionalLimitStylesBefore = fractionalLimitStyles
-        var seen: UInt64 = 0, unknown: String?
+        var seen: UInt64 = 0, unknown: String?, previous = elementOrder.start
         if try reader.beginObject("an element") {
             repeat {
-                guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown) else { continue }
-                try member(ElementField(rawValue: k)!, &fields)
+                // Members are guessed by the element's kind once its type is read.
+                let context = elementOrder.context(fields.kind?.rawValue ?? ElementKind.ID.allCases.count)
+                guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown, order: elementOrder, context: context,
+                                                previous: &previous)
+                else { continue }
+                try member(elementNames.values[k], &fields)
             } while try reader.scanner.nextMember()
         }
         guard let kind = fields.kind else { throw reader.fail("an element needs a 'type'") }
@@ -142,12 +146,15 @@ extension DecodeState {
     @inline(__always) private mutating func kind() throws -> ElementKind.ID {
         let b = try reader.scanner.valueStart()
         guard b == UInt8(ascii: "\"") else { throw reader.typeError("must be a string", b) }
+        // Most elements are of the previous element's kind (the children of a stack, say).
+        if reader.scanner.stringValue(lastKind.rawValue, of: kindNames) { return lastKind }
         let token = try reader.scanner.stringToken()
         guard let k = reader.scanner.index(of: token, in: kindNames) else {
             let name = reader.scanner.string(token)
             throw reader.fail("unknown element type '\(name)'" + ElementKinds.unknownTypeHint(name))
         }
-        return ElementKind.ID(rawValue: kindNames.values[k])!
+        lastKind = ElementKind.ID(rawValue: kindNames.values[k])!
+        return lastKind
     }
 
     /// The `id` member, unique in the request.

@@ -122,6 +122,29 @@ struct JSONScanner {
         return token
     }
 
+    /// At a member name: when it is name `index` of `table`, written without escapes, passes
+    /// over it and its ':' and returns true; else moves nothing (but whitespace) and returns false.
+    @inline(__always) mutating func memberName<V>(_ index: Int, of table: NameTable<V>) -> Bool {
+        skipWhitespace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let base = bytes.baseAddress else { return false }
+        let n = table.quotedLength(of: index, at: base + i + 1, readable: bytes.count - i - 1)
+        guard n != 0 else { return false }
+        var k = i + 1 + n
+        while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x0A || bytes[k] == 0x0D || bytes[k] == 0x09 { k += 1 }
+        guard k < bytes.count, bytes[k] == UInt8(ascii: ":") else { return false }
+        i = k + 1
+        return true
+    }
+
+    /// At a string value's '"': when it is name `index` of `table`, written without escapes,
+    /// passes over it and returns true; else moves nothing and returns false.
+    @inline(__always) mutating func stringValue<V>(_ index: Int, of table: NameTable<V>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let n = table.quotedLength(of: index, at: base + i + 1, readable: bytes.count - i - 1)
+        i += n == 0 ? 0 : 1 + n
+        return n != 0
+    }
+
     private func memberNameError() -> JSONParser.SyntaxError {
         guard i < bytes.count else { return error("unexpected end of input in an object") }
         return error("expected a member name in double quotes, found \(describe(bytes[i]))")
@@ -203,6 +226,19 @@ struct JSONScanner {
         var k = i
         var negative = false
         if bytes[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        // Up to 7 digits and the byte after them, from one 8-byte load, without a branch per digit.
+        if k + 8 <= bytes.count, let base = bytes.baseAddress {
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self))
+            let digits = Self.leadingDigits(w)
+            if digits > 0 && digits < 8 {
+                let next = UInt8(truncatingIfNeeded: w >> UInt64(8 * digits))
+                guard next != UInt8(ascii: "."), next != UInt8(ascii: "e"), next != UInt8(ascii: "E"),
+                      digits == 1 || UInt8(truncatingIfNeeded: w) != UInt8(ascii: "0") else { return try numberSlow() }
+                i = k + digits
+                let v = Double(Self.digitsValue(w, digits))
+                return negative ? -v : v
+            }
+        }
         var integer: UInt64 = 0
         let first = k
         while k < bytes.count, isDigit(bytes[k]) {
@@ -219,6 +255,27 @@ struct JSONScanner {
             }
         }
         return try numberSlow()
+    }
+
+    /// How many of the 8 bytes of `w` (little-endian: the first byte lowest) are ASCII digits
+    /// before the first that is not (8 when all are). A byte is a digit when its high nibble,
+    /// and the high nibble of it plus 6, are both 3; a carry out of a byte reaches only later bytes.
+    @inline(__always) static func leadingDigits(_ w: UInt64) -> Int {
+        let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        let x = (w & nibbles) | (((w &+ 0x0606_0606_0606_0606) & nibbles) >> 4)
+        let d = x ^ 0x3333_3333_3333_3333  // a byte is 0 exactly for a digit
+        let nonDigit = (((d & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | d) & 0x8080_8080_8080_8080
+        return nonDigit.trailingZeroBitCount / 8
+    }
+
+    /// The value of the first `n` (1 to 7) bytes of `w`, all ASCII digits: moved to the top
+    /// bytes (the bytes below are leading zeros), then pairs, fours and eights combined.
+    @inline(__always) static func digitsValue(_ w: UInt64, _ n: Int) -> UInt64 {
+        var v = (w &- 0x3030_3030_3030_3030) << UInt64(8 * (8 - n))
+        v = (v &* 10) &+ (v >> 8)
+        v = ((v & 0x00FF_00FF_00FF_00FF) &* (100 << 16 + 1)) >> 16
+        v = ((v & 0x0000_FFFF_0000_FFFF) &* (10_000 << 32 + 1)) >> 32
+        return v
     }
 
     private mutating func numberSlow() throws -> Double {

@@ -19,6 +19,9 @@ struct NameTable<Value> {
     let names: UnsafeBufferPointer<String>
     /// `names` as path components (the bytes are never freed: tables are static).
     let staticNames: UnsafeBufferPointer<StaticName>
+    /// By position in `names`: the name and its closing quote as `Self.words` (length 0 for
+    /// names of more than 15 bytes), for `quotedLength`.
+    private let quoted: UnsafeBufferPointer<(head: UInt64, tail: UInt64, length: Int)>
 
     init(_ pairs: [(String, Value)]) {
         let sorted = pairs.enumerated().sorted { ($0.element.0.utf8.count, $0.offset) < ($1.element.0.utf8.count, $1.offset) }
@@ -42,6 +45,12 @@ struct NameTable<Value> {
         self.starts = Self.immortal(starts); self.words = Self.immortal(words)
         names = Self.immortal(pairs.map(\.0))
         values = Self.immortal(pairs.map(\.1))
+        quoted = Self.immortal(pairs.map { name, _ in
+            let bytes = Array(name.utf8) + [UInt8(ascii: "\"")]
+            guard bytes.count <= 16 else { return (head: 0, tail: 0, length: 0) }
+            let (head, tail) = bytes.withUnsafeBufferPointer { Self.words($0.baseAddress!, bytes.count) }
+            return (head: head, tail: tail, length: bytes.count)
+        })
         staticNames = Self.immortal(pairs.map { name, _ in
             let bytes = Self.immortal(Array(name.utf8))
             return StaticName(start: bytes.baseAddress!, count: bytes.count)
@@ -69,6 +78,22 @@ struct NameTable<Value> {
             return nil
         }
         return longIndex(p, n)
+    }
+
+    /// When the bytes at `p` are name `index` and its closing quote, how many bytes they
+    /// take; else 0. `readable`: bytes that may be read from `p`.
+    @inline(__always) func quotedLength(of index: Int, at p: UnsafePointer<UInt8>, readable: Int) -> Int {
+        let q = quoted[index]
+        let n = q.length
+        if n < 8 {
+            guard n > 0, readable >= 8 else { return 0 }
+            return Self.shortWord(p, n).head == q.head ? n : 0
+        }
+        guard readable >= n else { return 0 }
+        let raw = UnsafeRawPointer(p)
+        let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+        return head == q.head && tail == q.tail ? n : 0
     }
 
     private func longIndex(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
@@ -101,4 +126,32 @@ struct NameTable<Value> {
 extension NameTable where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// Every case by its raw value.
     init(cases: Value.Type) { self.init(Value.allCases.map { ($0.rawValue, $0) }) }
+}
+
+/// The order in which one table's names came in this request: after each name, the name
+/// that followed it last time (in an object, the first name follows `start`), kept apart per
+/// context (an element's kind, say). Generated JSON writes an object's members in the same
+/// order each time, so the guess lets a member name be checked against one name instead of
+/// being scanned and looked up.
+struct MemberOrder: ~Copyable {
+    private let next: UnsafeMutablePointer<UInt8>
+    /// The name before an object's first member.
+    let start: Int
+    static let noGuess = 0xFF
+
+    /// For a table of `names` names (fewer than 255), in `contexts` contexts.
+    init(names: Int, contexts: Int = 1) {
+        precondition(names < Self.noGuess)
+        start = names
+        next = .allocate(capacity: (names + 1) * contexts)
+        next.initialize(repeating: UInt8(Self.noGuess), count: (names + 1) * contexts)
+    }
+    deinit { next.deallocate() }
+
+    /// Where context `k`'s guesses start (`context` of `guess` and `follow`).
+    @inline(__always) func context(_ k: Int) -> Int { k &* (start &+ 1) }
+    @inline(__always) func guess(after previous: Int, in context: Int) -> Int { Int(next[context &+ previous]) }
+    @inline(__always) func follow(_ previous: Int, with k: Int, in context: Int) {
+        next[context &+ previous] = UInt8(truncatingIfNeeded: k)
+    }
 }

@@ -14,11 +14,12 @@ extension DecodeState {
     static let styleFields = NameTable(StyleField.allCases.map { ("\($0)", $0) } + [("preferredFrameSize", .preferredSize)])
 
     @inline(never) mutating func style(into fields: inout ElementFields) throws {
-        var seen: UInt64 = 0, unknown: String?
+        var seen: UInt64 = 0, unknown: String?, previous = styleOrder.start
         guard try reader.beginObject("style") else { return }
         // Fields apply in the order written, as successive setters do.
         repeat {
-            guard let k = try reader.member(styleNames, seen: &seen, unknown: &unknown) else { continue }
+            guard let k = try reader.member(styleNames, seen: &seen, unknown: &unknown, order: styleOrder, previous: &previous)
+            else { continue }
             reader.path.push(styleNames.staticNames[k])
             switch styleNames.values[k] {
             case .width: fields.style.width = try reader.dimension()

@@ -123,6 +123,24 @@ struct WireReader: ~Copyable {
         return nil
     }
 
+    /// `member(_:seen:unknown:)`, trying first the name that followed `previous` in `order`'s
+    /// `context` last time; `previous` becomes the name read.
+    @inline(__always) mutating func member<F>(_ table: NameTable<F>, seen: inout UInt64, unknown: inout String?,
+                                              order: borrowing MemberOrder, context: Int = 0, previous: inout Int) throws -> Int? {
+        let guess = order.guess(after: previous, in: context)
+        if guess != MemberOrder.noGuess && scanner.memberName(guess, of: table) {
+            let bit: UInt64 = 1 << UInt64(guess)
+            if seen & bit != 0 { throw duplicate(table.names[guess]) }
+            seen |= bit
+            previous = guess
+            return guess
+        }
+        guard let k = try member(table, seen: &seen, unknown: &unknown) else { return nil }
+        order.follow(previous, with: k, in: context)
+        previous = k
+        return k
+    }
+
     private mutating func duplicate(_ name: String) -> WireError {
         fail("duplicate field '\(name)'", at: name)
     }
