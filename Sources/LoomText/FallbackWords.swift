@@ -89,12 +89,13 @@ extension PangoEngine {
         return font(for: resolved(chain[k], like: base.resolved), ownFont: false)
     }
 
-    /// A fallback word shaped alone in `font`, in its script and the language Pango derives
-    /// for it (an entry with no spaces).
-    func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont) -> WordCache.Entry {
+    /// A fallback word shaped alone in `font`, in its script (or `given`) and the language
+    /// Pango derives for it (an entry with no spaces).
+    func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont,
+                           script given: GUnicodeScript? = nil) -> WordCache.Entry {
         guard let pangoFont = font.font, !word.isEmpty else { return .invalid }
         let first = word[0] < 0x80 ? UInt32(word[0]) : PangoEngine.decodeUTF8(word, 0).0
-        let script = PangoScript(rawValue: Int32(g_unichar_get_script(first).rawValue))
+        let script = PangoScript(rawValue: Int32((given ?? g_unichar_get_script(first)).rawValue))
         var analysis = PangoAnalysis()
         analysis.font = pangoFont
         analysis.level = 0
@@ -139,6 +140,11 @@ extension PangoEngine {
         // Fallback words and emoji words; the first can break inside (a fallback word).
         var previousFallback = false, previousBreakable = false, previousMark = false, previousSplit = (above: 0.0, below: 0.0)
         var previousGap = 0, previousStart = 0, previousEnd = 0
+        // The script of the fallback word before a mark (nil: none, or an emoji word), the
+        // script of the previous word when it is a fallback word, whether the previous word
+        // was shaped with a space before it, and whether it must stay on its mark's line.
+        var markScript: GUnicodeScript? = nil, previousScript: GUnicodeScript? = nil
+        var previousLead = false, previousGlued = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -146,6 +152,7 @@ extension PangoEngine {
             var nextFallback = false, nextBreakable = false, nextMark = false, split = (above: 0.0, below: 0.0)
             var gap = 0, atBreak = 0
             var start = j
+            var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 start = j
@@ -153,7 +160,29 @@ extension PangoEngine {
                 let word = UnsafeBufferPointer(rebasing: s[start..<j])
                 // A keycap (an emoji word with an ASCII base).
                 let keycap = s[start] < 0x80 && j - start > 1 && s[start + 1] >= 0x80
-                if s[start] < 0x80 && !keycap {
+                // Digits after a mark after a fallback word ("世界 · 8h"): the mark, the space
+                // and the digits take that word's script (Common characters), one item in
+                // the text's font; the rest of the word starts a Latin item.
+                var digits = start
+                if previousMark, markScript != nil, k > 0 {
+                    while digits < j && s[digits] >= 0x30 && s[digits] <= 0x39 { digits += 1 }
+                }
+                if digits > start {
+                    guard digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
+                          let script = markScript
+                    else { return false }
+                    var run = Array(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]))
+                    run.append(0x20)
+                    run.append(contentsOf: UnsafeBufferPointer(rebasing: s[start..<digits]))
+                    let head = run.withUnsafeBufferPointer { shapeFallbackWord($0, font: base, script: script) }
+                    guard head.valid else { return false }
+                    previous.word = head.word
+                    start = digits
+                    next = wordEntry(UnsafeBufferPointer(rebasing: s[start..<j]), font: base, fontID: fontID,
+                                     flags: k < words - 1 ? 2 : 0, cache: cache, table: &state.table)
+                    nextLead = false
+                    glued = true
+                } else if s[start] < 0x80 && !keycap {
                     // A word in the text's font, shaped as Latin: it must have a letter (a
                     // word of digits or punctuation would take the script of its neighbours).
                     var letter = false
@@ -172,12 +201,14 @@ extension PangoEngine {
                         guard previousFallback else { return false }
                         next = wordEntry(word, font: base, fontID: fontID, flags: 8, cache: cache, table: &state.table)
                         nextMark = true
+                        markScript = previousScript
                     } else if !keycap && PangoEngine.mayBeFallbackLetter(first) {
                         guard let f = fallbackWordFont(word, base: base) else { return false }
                         next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
                                          table: &state.table)
                         split = f.metrics.halfLeadingSplit(lineHeight: nil)
                         nextBreakable = true
+                        nextScript = g_unichar_get_script(first)
                     } else {
                         // One emoji cluster (EmojiWords.swift).
                         next = wordEntry(word, font: base, fontID: fontID, flags: 16, cache: cache, table: &state.table)
@@ -185,8 +216,8 @@ extension PangoEngine {
                     }
                     nextFallback = true
                 }
-                guard next.valid, !previousMark || nextFallback && !nextMark else { return false }
-                if k > 0 {
+                guard next.valid, !previousMark || glued || nextFallback && !nextMark else { return false }
+                if k > 0 && !glued {
                     if !previousFallback && !nextFallback {
                         gap = Int(next.leadSpace)
                         atBreak = Int(previous.trailSpace) - Int(next.leadSpace)
@@ -196,7 +227,7 @@ extension PangoEngine {
                         if !previousFallback {
                             guard Int(previous.trailSpace) == space else { return false }
                             let bare = wordEntry(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]), font: base,
-                                                 fontID: fontID, flags: k > 1 ? 1 : 0, cache: cache, table: &state.table)
+                                                 fontID: fontID, flags: previousLead ? 1 : 0, cache: cache, table: &state.table)
                             guard bare.valid, bare.word == previous.word else { return false }
                         }
                         if !nextFallback { guard Int(next.leadSpace) == space else { return false } }
@@ -233,6 +264,10 @@ extension PangoEngine {
                         units = candidate
                         placed = true
                     } else {
+                        // A mark with digits after it, and the rest of their word, stay on the
+                        // line of the fallback word before them (elsewhere Pango breaks them
+                        // otherwise).
+                        if previousGlued || glued { return false }
                         state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below))
                         above = 0; below = 0
                     }
@@ -248,6 +283,7 @@ extension PangoEngine {
             }
             if k == words && previousMark { return false }
             previous = next; previousFallback = nextFallback; previousBreakable = nextBreakable; previousMark = nextMark
+            previousScript = nextScript; previousLead = nextLead; previousGlued = glued
             previousSplit = split
             previousGap = gap; previousStart = start; previousEnd = j
         }

@@ -55,7 +55,7 @@ final class FallbackWordTests: XCTestCase {
     static let otherEmojiWords = ["🙂🙂", "1️⃣a", "☀", "™", "hi😀", "😀!", "(😀)", "我们😀"]
 
     /// A random text for the emoji test: words of the text's font, fallback words, emoji
-    /// words and stand-alone marks, in widths down to a few emoji.
+    /// words, stand-alone marks and words starting with digits, in widths down to a few emoji.
     static func randomEmojiCase(_ r: inout Rng) -> (TextAttributes, Size) {
         var (attributes, size) = randomCase(&r)
         var text = ""
@@ -68,6 +68,12 @@ final class FallbackWordTests: XCTestCase {
                 text += r.pick(otherEmojiWords)
             } else if r.chance(0.12) {
                 text += r.pick(["·", "—", "…", "•", "–"])
+            } else if r.chance(0.1) {
+                text += r.pick(["8h", "12m", "3d", "1h", "2026a", "7h."])
+            } else if r.chance(0.1) {
+                // A feed's handle: a fallback word, a mark, a time.
+                text += r.pick(fallbackWords.dropLast()) + " " + r.pick(["·", "—", "•"]) + " "
+                    + r.pick(["8h", "12m", "3d", "1h", "7h."])
             } else if r.chance(0.3) {
                 text += r.pick(fallbackWords.dropLast())
             } else {
