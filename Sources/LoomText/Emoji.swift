@@ -77,41 +77,15 @@ struct EmojiLayout {
         layout.findSpaces(prepared, spanFonts: spanFonts, catalog: catalog)
         var i = 0
         while i < n {
-            let c = scalars[i]
-            let v = c.value
-            let isKeycapBase = v == 0x23 || v == 0x2A || (v >= 0x30 && v <= 0x39)
-            let next = i + 1 < n ? scalars[i + 1].value : 0
-            let candidate = (v >= 0xA9 && c.properties.isEmoji) || (isKeycapBase && (next == 0xFE0F || next == 0x20E3))
-            guard candidate, !prepared.inserted[i] else { i += 1; continue }
-            // The cluster: the base, its selectors, keycap, modifiers, tags, and ZWJ-joined parts.
-            var j = i + 1
-            var sequence = false, text = false
-            if isRegionalIndicator(v) {
-                if j < n && isRegionalIndicator(scalars[j].value) { j += 1; sequence = true }
-            }
-            while j < n {
-                let w = scalars[j].value
-                if w == 0xFE0F || w == 0x20E3 || isModifier(w) || isTag(w) {
-                    sequence = true; j += 1
-                } else if w == 0xFE0E {
-                    text = true; j += 1
-                } else if w == 0x200D, j + 1 < n, scalars[j + 1].properties.isEmoji {
-                    sequence = true; j += 2
-                } else {
-                    break
-                }
-            }
-            if text { sequence = false }
-            // Left to Pango (which follows the family list for them): single characters of
-            // text presentation by default, without a selector.
-            if !sequence && !text && !c.properties.isEmojiPresentation { i = j; continue }
+            guard !prepared.inserted[i],
+                  let shape = scanCluster(at: i, count: n, { scalars[$0].value }) else { i += 1; continue }
+            let j = shape.end
+            // Left to Pango (which follows the family list for them).
+            guard shape.measured else { i = j; continue }
             let font = spanFonts[Int(prepared.span[i])].resolved
             let emojiFamily = FontCatalog.emojiFamily
-            var family = emojiFamily
-            if !sequence {
-                family = engine.firstFamily(of: v, after: font.family, skippingEmoji: text)
-                    ?? (text ? "DejaVu Sans" : emojiFamily)
-            }
+            let family = engine.clusterFamily(base: scalars[i].value, sequence: shape.sequence, text: shape.text,
+                                              after: font.family)
             let chosen = family == font.family ? font : engine.resolved(family, like: font)
             var width = 0.0
             var metrics = FontMetrics.zero
@@ -140,6 +114,43 @@ struct EmojiLayout {
         }
         return layout
     }
+
+    /// The emoji cluster starting at scalar `i` of `n` (`value(k)`: the scalar values), or nil
+    /// when none starts there: its end (the base, its selectors, keycap, modifiers, tags and
+    /// ZWJ-joined parts), whether it is a sequence (straight to the emoji font), whether it
+    /// asks for text presentation (U+FE0E), and whether the engine measures it (not a single
+    /// character of text presentation by default without a selector: Pango follows the
+    /// family list for those).
+    @inline(__always)
+    static func scanCluster(at i: Int, count n: Int, _ value: (Int) -> UInt32)
+        -> (end: Int, sequence: Bool, text: Bool, measured: Bool)? {
+        let v = value(i)
+        let isKeycapBase = v == 0x23 || v == 0x2A || (v >= 0x30 && v <= 0x39)
+        let next = i + 1 < n ? value(i + 1) : 0
+        guard (v >= 0xA9 && isEmoji(v)) || (isKeycapBase && (next == 0xFE0F || next == 0x20E3)) else { return nil }
+        var j = i + 1
+        var sequence = false, text = false
+        if isRegionalIndicator(v) {
+            if j < n && isRegionalIndicator(value(j)) { j += 1; sequence = true }
+        }
+        while j < n {
+            let w = value(j)
+            if w == 0xFE0F || w == 0x20E3 || isModifier(w) || isTag(w) {
+                sequence = true; j += 1
+            } else if w == 0xFE0E {
+                text = true; j += 1
+            } else if w == 0x200D, j + 1 < n, isEmoji(value(j + 1)) {
+                sequence = true; j += 2
+            } else {
+                break
+            }
+        }
+        if text { sequence = false }
+        let measured = sequence || text || (Unicode.Scalar(v)?.properties.isEmojiPresentation ?? false)
+        return (j, sequence, text, measured)
+    }
+
+    @inline(__always) static func isEmoji(_ v: UInt32) -> Bool { Unicode.Scalar(v)?.properties.isEmoji ?? false }
 
     /// Full-width punctuation classes for Chromium's squeeze of adjacent punctuation.
     enum PunctuationKind { case open, close, dot, middle, other }
@@ -246,6 +257,14 @@ extension PangoEngine {
             if k == chain.count { return nil }
         }
         return chain[k]
+    }
+
+    /// The family of a measured emoji cluster (`EmojiLayout.scanCluster`) whose base is `v`, in
+    /// a span of `family`: the emoji font for a sequence, else the first family of the list
+    /// that has the base (the emoji font skipped under U+FE0E).
+    func clusterFamily(base v: UInt32, sequence: Bool, text: Bool, after family: String) -> String {
+        if sequence { return FontCatalog.emojiFamily }
+        return firstFamily(of: v, after: family, skippingEmoji: text) ?? (text ? "DejaVu Sans" : FontCatalog.emojiFamily)
     }
 
     /// The face of `family` CSS font matching picks at `font`'s size, weight and style.

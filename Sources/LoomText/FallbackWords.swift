@@ -22,9 +22,9 @@ import LoomLayout
 //
 // Breaks. Inside a fallback word there can be break opportunities (between ideographs,
 // Thai dictionary breaks, Hangul syllables), which Pango takes when the word does not fit
-// the rest of a line: a fallback word that does not fit where it starts sends the text to
-// Pango. Such a word therefore never wraps, and the break opportunities are the spaces, as
-// on the word path.
+// the rest of a line: such a word is cut into pieces as Pango cuts it (FallbackBreaks.swift).
+// Elsewhere the break opportunities are the spaces, as on the word path. Emoji words
+// (EmojiWords.swift) have none inside.
 //
 // Line heights. Under `line-height: normal` a line's box grows with the metrics of every
 // fallback font on it (PangoEngine.lineBoxHeight: the run fonts); each line records the
@@ -36,6 +36,7 @@ extension PangoEngine {
     @inline(__always)
     static func mayBeFallbackLetter(_ v: UInt32) -> Bool {
         guard v >= 0x900 else { return false }
+        if v == 0x30FC { return true }  // ー (Common, inside kana words: see fallbackWordFont)
         switch g_unichar_type(v) {
         case G_UNICODE_LOWERCASE_LETTER, G_UNICODE_MODIFIER_LETTER, G_UNICODE_OTHER_LETTER, G_UNICODE_TITLECASE_LETTER,
              G_UNICODE_UPPERCASE_LETTER, G_UNICODE_SPACING_MARK, G_UNICODE_NON_SPACING_MARK:
@@ -61,7 +62,7 @@ extension PangoEngine {
 
     /// The font of a fallback word (its UTF-8 bytes): the chain family that has its first
     /// character, when the text's family lacks all of them, that family has all of them,
-    /// it is not the emoji font, and they share one script; nil otherwise.
+    /// it is not the emoji font, and they share one script (but for ー after kana or Han); nil otherwise.
     func fallbackWordFont(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont) -> EngineFont? {
         let chain = catalog.fallbackChain
         var k = -1
@@ -72,24 +73,29 @@ extension PangoEngine {
             let s = g_unichar_get_script(v)
             if k < 0 {
                 k = chainIndex(of: v)
-                guard k >= 0, chain[k] != FontCatalog.emojiFamily else { return nil }
+                guard k >= 0, chain[k] != FontCatalog.emojiFamily, s != G_UNICODE_SCRIPT_COMMON else { return nil }
                 script = s
             } else {
-                guard s == script, catalog.family(chain[k], has: v) else { return nil }
+                // The prolonged sound mark ー is Common: Pango keeps it in the kana or Han run
+                // before it.
+                let prolonged = v == 0x30FC && (script == G_UNICODE_SCRIPT_KATAKANA || script == G_UNICODE_SCRIPT_HIRAGANA
+                                                 || script == G_UNICODE_SCRIPT_HAN)
+                guard s == script || prolonged, catalog.family(chain[k], has: v) else { return nil }
             }
             guard !catalog.family(base.resolved.family, has: v) else { return nil }
             i += length
         }
         guard k >= 0 else { return nil }
-        return font(for: resolved(chain[k], like: base.resolved))
+        return font(for: resolved(chain[k], like: base.resolved), ownFont: false)
     }
 
-    /// A fallback word shaped alone in `font`, in its script and the language Pango derives
-    /// for it (an entry with no spaces).
-    func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont) -> WordCache.Entry {
+    /// A fallback word shaped alone in `font`, in its script (or `given`) and the language
+    /// Pango derives for it (an entry with no spaces).
+    func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont,
+                           script given: GUnicodeScript? = nil) -> WordCache.Entry {
         guard let pangoFont = font.font, !word.isEmpty else { return .invalid }
         let first = word[0] < 0x80 ? UInt32(word[0]) : PangoEngine.decodeUTF8(word, 0).0
-        let script = PangoScript(rawValue: Int32(g_unichar_get_script(first).rawValue))
+        let script = PangoScript(rawValue: Int32((given ?? g_unichar_get_script(first)).rawValue))
         var analysis = PangoAnalysis()
         analysis.font = pangoFont
         analysis.level = 0
@@ -131,21 +137,52 @@ extension PangoEngine {
         var units = 0, started = false
         var above = 0.0, below = 0.0
         var previous = WordCache.Entry.invalid
-        var previousFallback = false, previousSplit = (above: 0.0, below: 0.0)
+        // Fallback words and emoji words; the first can break inside (a fallback word).
+        var previousFallback = false, previousBreakable = false, previousMark = false, previousSplit = (above: 0.0, below: 0.0)
         var previousGap = 0, previousStart = 0, previousEnd = 0
+        // The script of the fallback word before a mark (nil: none, or an emoji word), the
+        // script of the previous word when it is a fallback word, whether the previous word
+        // was shaped with a space before it, and whether it must stay on its mark's line.
+        var markScript: GUnicodeScript? = nil, previousScript: GUnicodeScript? = nil
+        var previousLead = false, previousGlued = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
             var next = WordCache.Entry.invalid
-            var nextFallback = false, split = (above: 0.0, below: 0.0)
+            var nextFallback = false, nextBreakable = false, nextMark = false, split = (above: 0.0, below: 0.0)
             var gap = 0, atBreak = 0
             var start = j
+            var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 start = j
                 while j < e && s[j] != 0x20 && s[j] != 0x09 { j += 1 }
                 let word = UnsafeBufferPointer(rebasing: s[start..<j])
-                if s[start] < 0x80 {
+                // A keycap (an emoji word with an ASCII base).
+                let keycap = s[start] < 0x80 && j - start > 1 && s[start + 1] >= 0x80
+                // Digits after a mark after a fallback word ("世界 · 8h"): the mark, the space
+                // and the digits take that word's script (Common characters), one item in
+                // the text's font; the rest of the word starts a Latin item.
+                var digits = start
+                if previousMark, markScript != nil, k > 0 {
+                    while digits < j && s[digits] >= 0x30 && s[digits] <= 0x39 { digits += 1 }
+                }
+                if digits > start {
+                    guard digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
+                          let script = markScript
+                    else { return false }
+                    var run = Array(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]))
+                    run.append(0x20)
+                    run.append(contentsOf: UnsafeBufferPointer(rebasing: s[start..<digits]))
+                    let head = run.withUnsafeBufferPointer { shapeFallbackWord($0, font: base, script: script) }
+                    guard head.valid else { return false }
+                    previous.word = head.word
+                    start = digits
+                    next = wordEntry(UnsafeBufferPointer(rebasing: s[start..<j]), font: base, fontID: fontID,
+                                     flags: k < words - 1 ? 2 : 0, cache: cache, table: &state.table)
+                    nextLead = false
+                    glued = true
+                } else if s[start] < 0x80 && !keycap {
                     // A word in the text's font, shaped as Latin: it must have a letter (a
                     // word of digits or punctuation would take the script of its neighbours).
                     var letter = false
@@ -156,14 +193,31 @@ extension PangoEngine {
                     let flags: UInt8 = (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
                     next = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
                 } else {
-                    guard !profile.usable(PangoEngine.decodeUTF8(word, 0).0),
-                          let f = fallbackWordFont(word, base: base) else { return false }
-                    next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache, table: &state.table)
+                    let first = keycap ? UInt32(s[start]) : PangoEngine.decodeUTF8(word, 0).0
+                    if !keycap && profile.usable(first) {
+                        // A stand-alone mark (· – — • …) between two fallback or emoji words:
+                        // the spaces around it are in the text's family (EmojiLayout.spaces),
+                        // so it is an item of its own, shaped alone in the text's font.
+                        guard previousFallback else { return false }
+                        next = wordEntry(word, font: base, fontID: fontID, flags: 8, cache: cache, table: &state.table)
+                        nextMark = true
+                        markScript = previousScript
+                    } else if !keycap && PangoEngine.mayBeFallbackLetter(first) {
+                        guard let f = fallbackWordFont(word, base: base) else { return false }
+                        next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
+                                         table: &state.table)
+                        split = f.metrics.halfLeadingSplit(lineHeight: nil)
+                        nextBreakable = true
+                        nextScript = g_unichar_get_script(first)
+                    } else {
+                        // One emoji cluster (EmojiWords.swift).
+                        next = wordEntry(word, font: base, fontID: fontID, flags: 16, cache: cache, table: &state.table)
+                        split = (Double(next.leadSpace), Double(next.trailSpace))
+                    }
                     nextFallback = true
-                    split = f.metrics.halfLeadingSplit(lineHeight: nil)
                 }
-                guard next.valid else { return false }
-                if k > 0 {
+                guard next.valid, !previousMark || glued || nextFallback && !nextMark else { return false }
+                if k > 0 && !glued {
                     if !previousFallback && !nextFallback {
                         gap = Int(next.leadSpace)
                         atBreak = Int(previous.trailSpace) - Int(next.leadSpace)
@@ -173,7 +227,7 @@ extension PangoEngine {
                         if !previousFallback {
                             guard Int(previous.trailSpace) == space else { return false }
                             let bare = wordEntry(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]), font: base,
-                                                 fontID: fontID, flags: k > 1 ? 1 : 0, cache: cache, table: &state.table)
+                                                 fontID: fontID, flags: previousLead ? 1 : 0, cache: cache, table: &state.table)
                             guard bare.valid, bare.word == previous.word else { return false }
                         }
                         if !nextFallback { guard Int(next.leadSpace) == space else { return false } }
@@ -181,7 +235,26 @@ extension PangoEngine {
                     }
                 }
             }
-            if k > 0 {
+            if k > 0, previousBreakable,
+               started ? units + previousGap + Int(previous.word) > limit : Int(previous.word) > limit {
+                // A fallback word that does not fit: in pieces where Pango breaks it (FallbackBreaks.swift).
+                let word = UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd])
+                guard let f = fallbackWordFont(word, base: base),
+                      let (onLine, pieces) = fallbackWordPieces(word, font: f, room: started ? limit - units - previousGap : limit,
+                                                                lineIsEmpty: !started, limit: limit) else { return false }
+                for (index, piece) in pieces.enumerated() {
+                    if index == 0 && onLine {
+                        units = started ? units + previousGap + piece : piece
+                    } else {
+                        if started {
+                            state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below))
+                        }
+                        units = piece; above = 0; below = 0
+                    }
+                    started = true
+                    above = max(above, previousSplit.above); below = max(below, previousSplit.below)
+                }
+            } else if k > 0 {
                 // Word k − 1, as paragraphLines places it.
                 let w = Int(previous.word)
                 var placed = false
@@ -191,8 +264,10 @@ extension PangoEngine {
                         units = candidate
                         placed = true
                     } else {
-                        // Pango could break inside a fallback word that does not fit.
-                        if previousFallback { return false }
+                        // A mark with digits after it, and the rest of their word, stay on the
+                        // line of the fallback word before them (elsewhere Pango breaks them
+                        // otherwise).
+                        if previousGlued || glued { return false }
                         state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below))
                         above = 0; below = 0
                     }
@@ -206,7 +281,10 @@ extension PangoEngine {
                     above = max(above, previousSplit.above); below = max(below, previousSplit.below)
                 }
             }
-            previous = next; previousFallback = nextFallback; previousSplit = split
+            if k == words && previousMark { return false }
+            previous = next; previousFallback = nextFallback; previousBreakable = nextBreakable; previousMark = nextMark
+            previousScript = nextScript; previousLead = nextLead; previousGlued = glued
+            previousSplit = split
             previousGap = gap; previousStart = start; previousEnd = j
         }
         state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below))

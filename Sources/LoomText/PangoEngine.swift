@@ -278,8 +278,14 @@ final class PangoEngine {
         return f
     }
 
-    func font(for resolved: ResolvedFont) -> EngineFont {
-        if let f = resolvedFonts[resolved] { return f }
+    /// `ownFont`: a text's own font, whose metrics are checked here (`verify`); a chain font
+    /// for fallback words is not (the word path reads no Pango metrics; a layout that uses it
+    /// checks it as a run font).
+    func font(for resolved: ResolvedFont, ownFont: Bool = true) -> EngineFont {
+        if let f = resolvedFonts[resolved] {
+            if ownFont, let font = f.font { verify(font, language: language, ownFont: true) }
+            return f
+        }
         fontsLoaded += 1
         let desc = pango_font_description_new()!
         // The family, then the fallback chain: Pango picks per character the first that has it.
@@ -293,7 +299,7 @@ final class PangoEngine {
         let font = pango_font_map_load_font(fontMap, context, desc)
         var metrics = FontMetrics.zero
         if let font {
-            verify(font, language: language, ownFont: true)
+            if ownFont { verify(font, language: language, ownFont: true) }
             var upem: Int32 = 0, a: Int32 = 0, d: Int32 = 0, g: Int32 = 0
             if loom_font_metrics(font, &upem, &a, &d, &g) != 0 {
                 metrics = FontMetrics(unitsPerEm: upem, ascender: a, descender: d, lineGap: g,

@@ -40,12 +40,9 @@ extension PangoEngine {
         let out = LineAnalysis(from: from, to: to, widths: widths, items: items, fonts: fonts)
 
         var runFonts: [UnsafeMutableRawPointer] = []
-        var node = pango_layout_get_lines_readonly(layout)
         prepared.scalarAtByte.withUnsafeBufferPointer { table in
             let scalar = ScalarIndex(table: table, byteCount: prepared.utf8.count)
-            while let current = node {
-                node = current.pointee.next
-                guard let line = current.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) else { continue }
+            forEachLine(of: layout) { line in
                 let startByte = origin + Int(line.pointee.start_index)
                 let start = scalar(startByte)
                 let end = min(to, scalar(startByte + Int(line.pointee.length)))
@@ -69,15 +66,11 @@ extension PangoEngine {
                           _ scalar: ScalarIndex, _ out: LineAnalysis, runFonts: inout [UnsafeMutableRawPointer]) -> Int {
         let prepared = p.prepared
         var runCount = 0
-        var run = line.pointee.runs
-        while let r = run {
-            run = r.pointee.next
-            guard let glyphItem = r.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-                  let item = glyphItem.pointee.item, let glyphs = glyphItem.pointee.glyphs else { continue }
+        forEachGlyphRun(of: line) { item, glyphs in
             let itemOffset = origin + Int(item.pointee.offset)
             if out.items != nil || out.fonts != nil { recordItem(item, itemOffset: itemOffset, scalar, out) }
             let count = Int(glyphs.pointee.num_glyphs)
-            guard count > 0 else { continue }
+            guard count > 0 else { return }
             // Glyph advances per cluster (attributed to the cluster's first scalar).
             var runHasContent = false
             var firstScalar = -1, lastScalar = -1, firstNonZero = -1, lastNonZero = -1

@@ -100,20 +100,12 @@ extension PangoEngine {
         let n = prepared.count
         if source == .full { return Array(scalarFonts.prefix(n)) }
         var fonts = [UnsafeMutableRawPointer?](repeating: nil, count: n)
-        var node = pango_layout_get_lines_readonly(layout)
-        while let current = node {
-            node = current.pointee.next
-            guard let line = current.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) else { continue }
-            var run = line.pointee.runs
-            while let r = run {
-                run = r.pointee.next
-                guard let item = r.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee.item else { continue }
-                let a = Int(item.pointee.offset), b = a + Int(item.pointee.length)
-                let s0 = Int(prepared.scalarAtByte[min(a, prepared.utf8.count)])
-                let s1 = Int(prepared.scalarAtByte[min(b, prepared.utf8.count)])
-                let font = item.pointee.analysis.font.map { UnsafeMutableRawPointer($0) }
-                if s0 < s1 { for s in s0..<min(s1, n) { fonts[s] = font } }
-            }
+        forEachGlyphRun(of: layout) { item, _ in
+            let a = Int(item.pointee.offset), b = a + Int(item.pointee.length)
+            let s0 = Int(prepared.scalarAtByte[min(a, prepared.utf8.count)])
+            let s1 = Int(prepared.scalarAtByte[min(b, prepared.utf8.count)])
+            let font = item.pointee.analysis.font.map { UnsafeMutableRawPointer($0) }
+            if s0 < s1 { for s in s0..<min(s1, n) { fonts[s] = font } }
         }
         return fonts
     }

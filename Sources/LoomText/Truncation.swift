@@ -56,16 +56,8 @@ extension PangoEngine {
         }
         // The logical width, added up here in 64 bits (Pango's own extents are 32-bit).
         var units = 0
-        var node = pango_layout_get_lines_readonly(tokenLayout)
-        while let current = node {
-            node = current.pointee.next
-            guard let line = current.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) else { continue }
-            var run = line.pointee.runs
-            while let r = run {
-                run = r.pointee.next
-                guard let glyphs = r.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee.glyphs else { continue }
-                for g in 0..<Int(glyphs.pointee.num_glyphs) { units &+= Int(glyphs.pointee.glyphs[g].geometry.width) }
-            }
+        forEachGlyphRun(of: tokenLayout) { _, glyphs in
+            for g in 0..<Int(glyphs.pointee.num_glyphs) { units &+= Int(glyphs.pointee.glyphs[g].geometry.width) }
         }
         let width = Double(units) / Double(LOOM_PANGO_SCALE)
         if let key { tokenWidths[key] = width }

@@ -154,6 +154,7 @@ extension PangoEngine {
     private func shapeWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, flags: UInt8) -> WordCache.Entry {
         let invalid = WordCache.Entry.invalid
         if flags & 8 != 0 { return shapeFallbackWord(word, font: font) }
+        if flags & 16 != 0 { return shapeEmojiWord(word, font: font) }
         guard let pangoFont = font.font else { return invalid }
         let lead = flags & 1 != 0, trail = flags & 2 != 0
         var bytes: [UInt8] = []
@@ -365,8 +366,12 @@ extension PangoEngine {
                         if profile.soft(v) { needsRules = true }
                         fallback = false
                     } else {
-                        // A letter of a fallback word (FallbackWords.swift).
-                        guard !inWord || fallback, PangoEngine.mayBeFallbackLetter(v) else { return false }
+                        // A letter of a fallback word (FallbackWords.swift) or a part of an
+                        // emoji word (EmojiWords.swift; a keycap's base is ASCII).
+                        let keycap = inWord && !fallback && i - wordStart == 1 && (v == 0xFE0F || v == 0x20E3)
+                        guard !inWord || fallback || keycap,
+                              PangoEngine.mayBeFallbackLetter(v) || PangoEngine.mayBeEmojiPart(v) else { return false }
+                        if keycap { fallback = true }
                         if inWord {
                             guard i - wordStart < WordCache.maxWordBytes else { return false }
                         } else {

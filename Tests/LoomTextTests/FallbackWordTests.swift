@@ -10,14 +10,14 @@ final class FallbackWordTests: XCTestCase {
 
     /// Words of the fallback chain the path takes (Han, kana, Hangul, Thai, Devanagari and
     /// other Indic scripts), and words it leaves to Pango (right-to-left scripts, emoji, kana
-    /// with the Common prolonged sound mark, CJK punctuation, Latin letters the base lacks).
+    /// starting with the Common prolonged sound mark, CJK punctuation, Latin letters the base lacks).
     static let fallbackWords = [
         "我们", "世界", "今天", "天气", "学习", "布局", "文本", "東京", "日本語", "ちょっと", "すし", "カタカナ",
         "안녕하세요", "오늘", "날씨", "한국어", "สวัสดีครับ", "ภาษาไทย", "ทดสอบ", "หนังสือ", "नमस्ते", "दुनिया",
         "हिंदी", "परीक्षण", "किताब", "ধন্যবাদ", "தமிழ்", "తెలుగు", "ગુજરાતી", "ਪੰਜਾਬੀ", "ಕನ್ನಡ", "മലയാളം",
-        "我们的世界很大很大很大很大很大很大很大很大",
+        "我们的世界很大很大很大很大很大很大很大很大", "ラーメン", "コーヒー", "サーバー", "データ", "ちょっとーー",
     ]
-    static let otherWords = ["مرحبا", "שלום", "😀", "👋🏽", "☕", "ラーメン", "「東京」", "東京。", "1️⃣", "abc我们", "我们abc"]
+    static let otherWords = ["مرحبا", "שלום", "😀", "👋🏽", "☕", "ーメン", "「東京」", "東京。", "1️⃣", "abc我们", "我们abc"]
 
     static func randomCase(_ r: inout Rng) -> (TextAttributes, Size) {
         var text = ""
@@ -43,6 +43,46 @@ final class FallbackWordTests: XCTestCase {
         let width: Double = r.chance(0.1) ? .infinity : Double(30 + r.int(400)) + (r.chance(0.5) ? Double(r.int(64)) / 64 : 0)
         let height: Double = r.chance(0.85) ? .infinity : Double(10 + r.int(80))
         return (attributes, Size(width: width, height: height))
+    }
+
+    /// Words that are one emoji cluster (the word path takes them: EmojiWords.swift) of every
+    /// class, and words with emoji that it leaves to Pango (two clusters, a keycap, a single
+    /// character of text presentation, an emoji inside a word).
+    static let emojiWords = [
+        "😀", "🎉", "☕", "✨", "⚽", "❤️", "☀️", "☀︎", "😀︎", "👋🏽", "👍🏻", "🇫🇷", "🇯🇵", "👨‍👩‍👧", "🏳️‍🌈",
+        "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "©️", "™️", "👩🏽‍💻", "🫠", "1️⃣", "#️⃣", "5⃣",
+    ]
+    static let otherEmojiWords = ["🙂🙂", "1️⃣a", "☀", "™", "hi😀", "😀!", "(😀)", "我们😀"]
+
+    /// A random text for the emoji test: words of the text's font, fallback words, emoji
+    /// words, stand-alone marks and words starting with digits, in widths down to a few emoji.
+    static func randomEmojiCase(_ r: inout Rng) -> (TextAttributes, Size) {
+        var (attributes, size) = randomCase(&r)
+        var text = ""
+        let words = 1 + r.int(r.chance(0.3) ? 4 : 20)
+        for k in 0..<words {
+            if k > 0 { text += r.chance(0.95) ? " " : r.pick(["  ", "\n"]) }
+            if r.chance(0.35) {
+                text += r.pick(emojiWords)
+            } else if r.chance(0.04) {
+                text += r.pick(otherEmojiWords)
+            } else if r.chance(0.12) {
+                text += r.pick(["·", "—", "…", "•", "–"])
+            } else if r.chance(0.1) {
+                text += r.pick(["8h", "12m", "3d", "1h", "2026a", "7h."])
+            } else if r.chance(0.1) {
+                // A feed's handle: a fallback word, a mark, a time.
+                text += r.pick(fallbackWords.dropLast()) + " " + r.pick(["·", "—", "•"]) + " "
+                    + r.pick(["8h", "12m", "3d", "1h", "7h."])
+            } else if r.chance(0.3) {
+                text += r.pick(fallbackWords.dropLast())
+            } else {
+                text += r.pick(WordPathTests.plainVocabulary)
+            }
+        }
+        attributes.spans = [TextSpan(text: text)]
+        if r.chance(0.4) { size.width = Double(20 + r.int(120)) + Double(r.int(64)) / 64 }
+        return (attributes, size)
     }
 
     func compare(_ text: TextAttributes, _ size: Size, _ mismatches: inout Int, _ label: @autoclosure () -> String) {
@@ -71,6 +111,50 @@ final class FallbackWordTests: XCTestCase {
         print("fallback words: \(words) from words, \(layouts) by Pango layout")
         XCTAssertGreaterThan(words, 200)
         XCTAssertGreaterThan(layouts, 100)
+    }
+
+    /// Texts with emoji words, measured from words, must match Pango's layout exactly (widths,
+    /// wrapping, line heights with the emoji font's metrics).
+    func testEmojiWordsAgreeWithPango() {
+        var r = Rng(state: 2027)
+        let before = WordPathTests.withWords.measurementPaths
+        var mismatches = 0
+        for index in 0..<400 {
+            let (text, size) = Self.randomEmojiCase(&r)
+            compare(text, size, &mismatches,
+                    "emoji case \(index): \(text.font) \(size) lines \(text.maximumNumberOfLines) lineHeight "
+                    + "\(String(describing: text.lineHeight)) \(text.truncationMode) \(text.string.debugDescription)")
+        }
+        XCTAssertEqual(mismatches, 0)
+        let after = WordPathTests.withWords.measurementPaths
+        let words = after.fromWords - before.fromWords, layouts = after.fromLayout - before.fromLayout
+        print("emoji words: \(words) from words, \(layouts) by Pango layout")
+        XCTAssertGreaterThan(words, 100)
+    }
+
+    /// An emoji word is measured from words at the emoji font's whole-pixel advance:
+    /// Noto Color Emoji's 😀 is 2550/2048 em, round(16 × 2550 / 2048) = round(19.92) = 20 px
+    /// at 16 px, and two of them are 40 px plus the text font's space.
+    func testEmojiWordIsTheEmojiFontsWholePixels() {
+        let font = FontDescriptor(family: "Roboto", size: 16)
+        let m = WordPathTests.withWords
+        let before = m.measurementPaths
+        let one = m.measureUncached(TextAttributes(spans: [TextSpan(text: "😀")], font: font),
+                                    in: Size(width: 1000, height: .infinity))
+        let two = m.measureUncached(TextAttributes(spans: [TextSpan(text: "😀 😀")], font: font),
+                                    in: Size(width: 1000, height: .infinity))
+        let space = m.measureUncached(TextAttributes(spans: [TextSpan(text: "a a")], font: font),
+                                      in: Size(width: 1000, height: .infinity)).size.width
+            - 2 * m.measureUncached(TextAttributes(spans: [TextSpan(text: "a")], font: font),
+                                    in: Size(width: 1000, height: .infinity)).size.width
+        XCTAssertEqual(one.size.width, 20)
+        XCTAssertEqual(two.size.width, 40 + space, accuracy: 1e-9)
+        XCTAssertEqual(m.measurementPaths.fromWords, before.fromWords + 4, "all from words")
+        // Wrapped at a width that holds one emoji: two lines, as Pango breaks them.
+        let wrapped = TextAttributes(spans: [TextSpan(text: "😀 😀")], font: font)
+        let narrow = Size(width: 30, height: .infinity)
+        XCTAssertEqual(m.measureUncached(wrapped, in: narrow).lineCount, 2)
+        XCTAssertEqual(m.measureUncached(wrapped, in: narrow), WordPathTests.pangoOnly.measureUncached(wrapped, in: narrow))
     }
 
     /// A line under `line-height: normal` holding a CJK word is as tall as Noto Sans CJK's
