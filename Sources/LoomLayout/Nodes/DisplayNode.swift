@@ -27,6 +27,11 @@ open class DisplayNode: LayoutElement {
         get { rare?.yogaStyle?.style }
         set { if newValue != nil || rare != nil { madeRare().yogaStyle = newValue.map(YogaStyleBox.init) } }
     }
+    /// Reads the Yoga style in place, if the node has one, without copying it out as
+    /// `yogaStyle`'s getter does: the canonical hash reads every node's.
+    public func withYogaStyle(_ body: (borrowing YogaStyle) -> Void) {
+        if let box = rare?.yogaStyle { body(box.style) }
+    }
     /// Whether this node has Yoga children (is a Yoga container).
     public final var isYogaContainer: Bool {
         if let rare { return !rare.yogaChildren.isEmpty }

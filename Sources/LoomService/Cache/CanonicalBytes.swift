@@ -187,7 +187,14 @@ struct CanonicalBytes {
 
     /// Yoga style fields that differ from the defaults: tag 14 (no other record has it), a
     /// bit mask, their values; nothing at all when every field is a default.
-    mutating func yoga(_ s: YogaStyle) { fixed(Self.maxYogaBytes) { p in Self.putYoga(s, &p) } }
+    /// As `fixed`, written out: a borrowed style cannot be captured by its closure.
+    mutating func yoga(_ s: borrowing YogaStyle) {
+        if count + Self.maxYogaBytes > storage.capacity { grow(to: count + Self.maxYogaBytes) }
+        let start = storage.base + count
+        var p = start
+        Self.putYoga(s, &p)
+        count += p - start
+    }
 
     /// The most bytes `yoga` writes: tag, mask, six names, four edges, a number.
     static let maxYogaBytes: Int = {
@@ -199,7 +206,7 @@ struct CanonicalBytes {
             + 4 * (2 + 9 * 10) + 9
     }()
 
-    static func putYoga(_ s: YogaStyle, _ p: inout UnsafeMutablePointer<UInt8>) {
+    static func putYoga(_ s: borrowing YogaStyle, _ p: inout UnsafeMutablePointer<UInt8>) {
         var mask: UInt16 = 0
         if s.flexDirection != .vertical { mask |= 1 << 0 }
         if s.direction != .inherit { mask |= 1 << 1 }

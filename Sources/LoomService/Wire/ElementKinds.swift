@@ -195,7 +195,7 @@ extension CanonicalBytes {
     /// Before a node element's record: its Yoga style fields that differ from the defaults,
     /// as a record of their own (nothing without any: keys of trees without Yoga stay).
     @inline(never) mutating func yogaStyle(of e: LayoutElement) {
-        if let yogaStyle = unsafeDowncast(e, to: DisplayNode.self).yogaStyle { yoga(yogaStyle) }
+        unsafeDowncast(e, to: DisplayNode.self).withYogaStyle { yoga($0) }
     }
 
     /// The record of an absolute spec (`absolute` or `static`).
