@@ -57,8 +57,10 @@ final class PangoEngine {
     let tokenLayout: OpaquePointer
 
     private var fonts: [FontDescriptor: EngineFont] = [:]
-    /// The last font looked up by descriptor (most texts of a request share one): no hashing.
-    private var lastFont: (descriptor: FontDescriptor, font: EngineFont)?
+    /// Fonts looked up lately, in slots picked from the descriptor's fields without hashing
+    /// its family (`recentFontSlot`); a miss goes to `fonts`.
+    @exclusivity(unchecked) private var recentFonts =
+        [(descriptor: FontDescriptor, font: EngineFont)?](repeating: nil, count: PangoEngine.recentFontSlots)
     /// Per code point, the index in the fallback chain of the first family that has it
     /// (-1: none); a font choice, bounded by `cacheLimit` × 64 entries.
     private var chainChoice: [UInt32: Int16] = [:]
@@ -156,7 +158,7 @@ final class PangoEngine {
     }
 
     deinit {
-        fonts.removeAll(); lastFont = nil
+        fonts.removeAll()
         resolvedFonts.removeAll()
         releaseRunFonts()
         releaseVerifiedFonts()
@@ -229,7 +231,7 @@ final class PangoEngine {
     /// Keep the per-engine caches bounded (clients may send any number of sizes).
     private func trimCaches() {
         if fonts.count > PangoEngine.cacheLimit || resolvedFonts.count > PangoEngine.cacheLimit {
-            fonts.removeAll(); resolvedFonts.removeAll(); lastFont = nil
+            fonts.removeAll(); resolvedFonts.removeAll(); recentFonts = Array(repeating: nil, count: PangoEngine.recentFontSlots)
         }
         if chainChoice.count > PangoEngine.cacheLimit * 64 { chainChoice.removeAll() }
         if runFontMetrics.count > PangoEngine.cacheLimit { releaseRunFonts() }
@@ -273,13 +275,14 @@ final class PangoEngine {
     // MARK: Fonts
 
     func font(for descriptor: FontDescriptor) -> EngineFont {
-        if let last = lastFont, last.descriptor == descriptor { return last.font }
+        let slot = PangoEngine.recentFontSlot(descriptor)
+        if let recent = recentFonts[slot], recent.descriptor == descriptor { return recent.font }
         let f: EngineFont
         if let known = fonts[descriptor] { f = known } else {
             f = font(for: catalog.resolve(descriptor))
             fonts[descriptor] = f
         }
-        lastFont = (descriptor, f)
+        recentFonts[slot] = (descriptor, f)
         return f
     }
 

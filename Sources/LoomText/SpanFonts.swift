@@ -36,3 +36,15 @@ extension PangoEngine {
     /// Letter spacing Pango can represent (non-finite → 0, clamped to ±10 000 px).
     static func sanitize(_ spacing: Double) -> Double { spacing.isFinite ? min(max(spacing, -10_000), 10_000) : 0 }
 }
+
+extension PangoEngine {
+    static let recentFontSlots = 32
+
+    /// A slot of `recentFonts` for `d`: its size, weight, slant and the family's length
+    /// mixed by one multiplication (a shared slot only sends a lookup to the dictionary).
+    @inline(__always) static func recentFontSlot(_ d: FontDescriptor) -> Int {
+        let x = d.size.bitPattern ^ UInt64(truncatingIfNeeded: d.weight) << 40
+            ^ UInt64(truncatingIfNeeded: d.family.utf8.count) << 50 ^ (d.italic ? 1 << 62 : 0)
+        return Int(truncatingIfNeeded: (x &* 0x9E37_79B9_7F4A_7C15) >> 59)
+    }
+}
