@@ -57,6 +57,10 @@ final class PangoEngine {
     let tokenLayout: OpaquePointer
 
     private var fonts: [FontDescriptor: EngineFont] = [:]
+    /// Fonts looked up lately, in slots picked from the descriptor's fields without hashing
+    /// its family (`recentFontSlot`); a miss goes to `fonts`.
+    @exclusivity(unchecked) private var recentFonts =
+        [(descriptor: FontDescriptor, font: EngineFont)?](repeating: nil, count: PangoEngine.recentFontSlots)
     /// Per code point, the index in the fallback chain of the first family that has it
     /// (-1: none); a font choice, bounded by `cacheLimit` × 64 entries.
     private var chainChoice: [UInt32: Int16] = [:]
@@ -227,7 +231,7 @@ final class PangoEngine {
     /// Keep the per-engine caches bounded (clients may send any number of sizes).
     private func trimCaches() {
         if fonts.count > PangoEngine.cacheLimit || resolvedFonts.count > PangoEngine.cacheLimit {
-            fonts.removeAll(); resolvedFonts.removeAll()
+            fonts.removeAll(); resolvedFonts.removeAll(); recentFonts = Array(repeating: nil, count: PangoEngine.recentFontSlots)
         }
         if chainChoice.count > PangoEngine.cacheLimit * 64 { chainChoice.removeAll() }
         if runFontMetrics.count > PangoEngine.cacheLimit { releaseRunFonts() }
@@ -271,10 +275,14 @@ final class PangoEngine {
     // MARK: Fonts
 
     func font(for descriptor: FontDescriptor) -> EngineFont {
-        if let f = fonts[descriptor] { return f }
-        let resolved = catalog.resolve(descriptor)
-        let f = font(for: resolved)
-        fonts[descriptor] = f
+        let slot = PangoEngine.recentFontSlot(descriptor)
+        if let recent = recentFonts[slot], recent.descriptor == descriptor { return recent.font }
+        let f: EngineFont
+        if let known = fonts[descriptor] { f = known } else {
+            f = font(for: catalog.resolve(descriptor))
+            fonts[descriptor] = f
+        }
+        recentFonts[slot] = (descriptor, f)
         return f
     }
 
@@ -402,32 +410,37 @@ final class PangoEngine {
         self.budget = budget
         budgetTicks = 0
         stopped = false
-        let length = text.spans.reduce(text.truncationText.utf8.count) { $0 + $1.text.utf8.count }
         defer {
             self.budget = nil
-            releaseLargeScratch(textLength: length)
+            releaseLargeScratch(textLength: PangoEngine.length(of: text))
         }
         let base = font(for: text.font)
-        guard let spanFonts = spanFonts(text, base: base) else {
-            return TextMeasurement(size: .zero, lineCount: 0, truncated: false, ascender: base.metrics.ascender,
-                                   descender: base.metrics.descender)
+        // A text in one font without letter spacing (most are) needs no per-span arrays
+        // until it goes through Pango's layout.
+        let plain = PangoEngine.isPlain(text)
+        var spanFonts: [EngineFont] = [], spanSpacing: [Double] = []
+        if !plain {
+            guard let fonts = self.spanFonts(text, base: base) else {
+                return TextMeasurement(size: .zero, lineCount: 0, truncated: false, ascender: base.metrics.ascender,
+                                       descender: base.metrics.descender)
+            }
+            spanFonts = fonts
+            spanSpacing = text.spans.map { PangoEngine.sanitize($0.letterSpacing ?? text.letterSpacing) }
         }
-        let spanSpacing: [Double] = text.spans.map { PangoEngine.sanitize($0.letterSpacing ?? text.letterSpacing) }
         let lineHeight: Double? = text.lineHeight.flatMap { ($0.isFinite && $0 >= 0) ? $0 : nil }
         let lineSpacing = text.lineSpacing.isFinite ? max(0, text.lineSpacing) : 0
 
         // Baseline metrics (§9.4): fonts of the first and last characters.
-        let firstFont = text.spans.firstIndex(where: { !$0.text.isEmpty }).map { spanFonts[$0] } ?? base
-        let lastFont = text.spans.lastIndex(where: { !$0.text.isEmpty }).map { spanFonts[$0] } ?? base
+        let firstFont = plain ? base : text.spans.firstIndex(where: { !$0.text.isEmpty }).map { spanFonts[$0] } ?? base
+        let lastFont = plain ? base : text.spans.lastIndex(where: { !$0.text.isEmpty }).map { spanFonts[$0] } ?? base
         let descender = lastFont.metrics.descender
         let ascender = lineHeight.map { $0 + firstFont.metrics.descender } ?? firstFont.metrics.ascender
         let placeholder = TextMeasurement(size: .zero, lineCount: 0, truncated: false, ascender: ascender, descender: descender)
         if shouldStop() { return placeholder }
 
         // Plain texts in one font: from cached word advances when that is exact.
-        if let cache = wordCache,
-           spanFonts.allSatisfy({ $0 === base || $0.resolved == base.resolved }),
-           spanSpacing.allSatisfy({ $0 == 0 }) {
+        if let cache = wordCache, plain || (spanFonts.allSatisfy({ $0 === base || $0.resolved == base.resolved })
+                                            && spanSpacing.allSatisfy({ $0 == 0 })) {
             let result = measureFromWords(text, in: container, base: base, lineHeight: lineHeight,
                                           lineSpacing: lineSpacing, ascender: ascender, descender: descender,
                                           cache: cache)
@@ -438,6 +451,10 @@ final class PangoEngine {
             }
         }
         fromLayout += 1
+        if plain {
+            spanFonts = Array(repeating: base, count: text.spans.count)
+            spanSpacing = Array(repeating: 0, count: text.spans.count)
+        }
 
         let prepared = TextPreparation.prepare(text.spans)
         if !prepared.hasLines {
@@ -464,20 +481,6 @@ final class PangoEngine {
                                lineCount: visible, truncated: truncated, ascender: ascender, descender: descender)
     }
 
-    /// The font of each span (the text's font where a span has none); nil when the budget
-    /// stopped the measurement while fonts were loading.
-    private func spanFonts(_ text: TextAttributes, base: EngineFont) -> [EngineFont]? {
-        let loaded = fontsLoaded
-        var spanFonts: [EngineFont] = []
-        spanFonts.reserveCapacity(text.spans.count)
-        for span in text.spans {
-            spanFonts.append(span.font.map { font(for: $0) } ?? base)
-            // Loading a font can take a while (see maxFontsPerEngine).
-            if fontsLoaded != loaded && spanFonts.count & 7 == 0 && shouldStop() { return nil }
-        }
-        return spanFonts
-    }
-
     /// The box of the first `visible` lines: the widest of them (the last one `lastWidth`
     /// wide) by their heights and the spacing between them.
     private static func size(of lines: [LineInfo], visible: Int, lastWidth: Double, lineSpacing: Double) -> Size {
@@ -488,7 +491,4 @@ final class PangoEngine {
         height += lineSpacing * Double(visible - 1)
         return Size(width: width, height: height)
     }
-
-    /// Letter spacing Pango can represent (non-finite → 0, clamped to ±10 000 px).
-    static func sanitize(_ spacing: Double) -> Double { spacing.isFinite ? min(max(spacing, -10_000), 10_000) : 0 }
 }

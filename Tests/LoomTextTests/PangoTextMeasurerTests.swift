@@ -42,6 +42,20 @@ final class PangoTextMeasurerTests: XCTestCase {
         assertClose(m.size.width, 11 * a)
     }
 
+    /// More fonts than the engine's recent-font slots (32), measured in alternation, some
+    /// texts naming their own font on a span: each text is measured in its own size.
+    func testManyFontsInAlternationKeepTheirSizes() {
+        let sizes = (0..<40).map { 10.0 + Double($0) * 0.75 }
+        for round in 0..<3 {
+            for (k, px) in sizes.enumerated() {
+                let font = FontDescriptor(family: "Liberation Mono", size: px, weight: k % 2 == 0 ? 400 : 700)
+                let spans = round == 1 ? [TextSpan(text: "ab", font: font), TextSpan(text: "cd")] : [TextSpan(text: "abcd")]
+                let m = measurer.measure(TextAttributes(spans: spans, font: font), in: Size(width: .infinity, height: .infinity))
+                assertClose(m.size.width, 4 * 1229 * px / 2048, accuracy: 4 * 0.5 / 1024 + 1e-9, "\(px) px, round \(round)")
+            }
+        }
+    }
+
     func testSingleLineWidthIsSumOfGlyphAdvances() {
         for (text, px) in [("minimum", 16.0), ("hello world", 16), ("lollipop", 23.5), ("0123456789", 12)] {
             let m = measure(text, font: FontDescriptor(family: "Liberation Sans", size: px))
