@@ -132,7 +132,8 @@ extension PangoEngine {
     func mixedParagraphLines(_ s: UnsafeBufferPointer<UInt8>, _ p: Int, _ e: Int, words: Int, profile: FaceWordProfile,
                              font base: EngineFont, fontID: Int32, limit: Int, cache: WordCache, rightToLeft: Bool,
                              state: inout WordLineState) -> Bool {
-        // In a right-to-left paragraph, words of the text's font start and end with a letter.
+        // In a right-to-left paragraph, words of the text's font start with a letter and
+        // end with a letter or digit unless a word of the text's font follows.
         let letterEdges = rightToLeft && PangoEngine.isRightToLeftParagraph(s, p, e)
         // The text font's space alone (an entry of " " is its advance between two fallback words).
         let spaceEntry = wordEntry(PangoEngine.spaceByte, font: base, fontID: fontID,
@@ -150,7 +151,7 @@ extension PangoEngine {
         // script of the previous word when it is a fallback word, whether the previous word
         // was shaped with a space before it, and whether it must stay on its mark's line.
         var markScript: GUnicodeScript? = nil, previousScript: GUnicodeScript? = nil
-        var previousLead = false, previousGlued = false
+        var previousLead = false, previousGlued = false, previousOpenEdge = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -158,7 +159,7 @@ extension PangoEngine {
             var nextFallback = false, nextBreakable = false, nextMark = false, split = (above: 0.0, below: 0.0)
             var gap = 0, atBreak = 0
             var start = j
-            var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false
+            var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false, nextOpenEdge = false
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 start = j
@@ -195,8 +196,10 @@ extension PangoEngine {
                     for b in word where b < 0x80 && kinds[Int(b)] & FaceWordProfile.letterBit != 0 { letter = true; break }
                     guard letter else { return false }
                     if letterEdges {
-                        guard kinds[Int(s[start])] & FaceWordProfile.letterBit != 0, s[j - 1] < 0x80,
-                              kinds[Int(s[j - 1])] & FaceWordProfile.letterBit != 0 else { return false }
+                        // A word ending in punctuation must have a word of the text's font
+                        // after it (RightToLeftWords.swift).
+                        guard kinds[Int(s[start])] & FaceWordProfile.letterBit != 0 else { return false }
+                        nextOpenEdge = kinds[Int(s[j - 1])] & FaceWordProfile.alnumBit == 0
                     }
                     // Leading punctuation after a fallback word takes that word's script.
                     if previousFallback && kinds[Int(s[start])] & FaceWordProfile.letterBit == 0 { return false }
@@ -227,7 +230,8 @@ extension PangoEngine {
                     }
                     nextFallback = true
                 }
-                guard next.valid, !previousMark || glued || nextFallback && !nextMark else { return false }
+                guard next.valid, !previousMark || glued || nextFallback && !nextMark,
+                      !previousOpenEdge || !nextFallback else { return false }
                 if k > 0 && !glued {
                     if !previousFallback && !nextFallback {
                         gap = Int(next.leadSpace)
@@ -292,9 +296,9 @@ extension PangoEngine {
                     above = max(above, previousSplit.above); below = max(below, previousSplit.below)
                 }
             }
-            if k == words && previousMark { return false }
+            if k == words && (previousMark || previousOpenEdge) { return false }
             previous = next; previousFallback = nextFallback; previousBreakable = nextBreakable; previousMark = nextMark
-            previousScript = nextScript; previousLead = nextLead; previousGlued = glued
+            previousScript = nextScript; previousLead = nextLead; previousGlued = glued; previousOpenEdge = nextOpenEdge
             previousSplit = split
             previousGap = gap; previousStart = start; previousEnd = j
         }

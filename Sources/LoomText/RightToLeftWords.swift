@@ -13,13 +13,13 @@ import LoomLayout
 //
 // What bidi could move. In a paragraph whose first strong character is right to left, a
 // neutral at the edge of a Latin word (the `.` of `spec.`) between that word and an Arabic
-// one takes level 1 and leaves the word's item; so there every word in the text's font
-// must start and end with a letter (inside it, neutrals and digits between letters take
-// their level). Digits after an Arabic word become Arabic numbers, and a stand-alone mark
-// (·) takes the level of its neighbours: the paragraphs with right-to-left words take
-// neither (words of the text's font must start with a letter after a fallback word, as
-// everywhere). A truncated text with right-to-left words (the ellipsis on the other side)
-// is laid out by Pango.
+// one, or the paragraph's end, takes level 1 and leaves the word's item. So there a word in
+// the text's font starts with a letter (after a fallback word it must everywhere) and, when
+// it ends in anything but a letter or digit, has a word of the text's font after it (the
+// neutrals between two Latin words keep their level; digits after a letter take its
+// direction). Digits after an Arabic word become Arabic numbers, and a stand-alone mark (·)
+// takes the level of its neighbours: paragraphs with right-to-left words take neither.
+// Truncation is decided in logical order (Truncation.swift), the same in both directions.
 
 extension PangoEngine {
     /// Whether `v` (below U+0900) can be a letter of an Arabic or Hebrew word.
@@ -45,10 +45,5 @@ extension PangoEngine {
         UnsafeBufferPointer(rebasing: s[p..<e]).withMemoryRebound(to: CChar.self) {
             loom_find_base_dir($0.baseAddress, Int32($0.count)) == PANGO_DIRECTION_RTL
         }
-    }
-
-    /// Whether `text` has a right-to-left letter (a truncated one goes to Pango).
-    static func hasRightToLeftLetter(_ text: TextAttributes) -> Bool {
-        text.spans.contains { span in span.text.unicodeScalars.contains { $0.value >= 0x590 && $0.value < 0x900 } }
     }
 }

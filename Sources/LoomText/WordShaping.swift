@@ -271,7 +271,6 @@ extension PangoEngine {
         let visible = TextPreparation.visibleLineCount(total, limit: text.maximumNumberOfLines, containerHeight: container.height,
                                                        lineSpacing: lineSpacing) { box(lines[$0]) }
         let truncated = visible < total
-        if truncated && PangoEngine.hasRightToLeftLetter(text) { return nil }
         if visible == 0 {
             return TextMeasurement(size: .zero, lineCount: 0, truncated: truncated, ascender: ascender, descender: descender)
         }

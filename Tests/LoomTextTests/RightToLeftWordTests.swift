@@ -15,7 +15,8 @@ final class RightToLeftWordTests: XCTestCase {
                          "مدرسة", "پژوهش", "گفتگو", "ب", "مستشفيات", "الاستقلالية"]
     static let hebrew = ["שלום", "עולם", "טקסט", "בעברית", "לבדיקה", "השרת", "ספר", "תודה", "א", "ירושלים"]
     static let otherWords = ["مَرْحَبًا", "٣٤٥", "نص،", "ـــ", "עולם.", "(שלום)", "abcمرحبا", "שלוםabc", "123"]
-    static let latinEdges = ["spec.", "ratio!", "(hello", "8h", "3d", "don't", "a1", "well-known"]
+    static let latinEdges = ["spec.", "ratio!", "text,", "why?", "end;", "(hello", "(hi)", "\"quoted\"", "8h", "3d",
+                             "don't", "it's.", "a1", "ab12", "well-known", "r.", "A."]
 
     static func randomCase(_ r: inout Rng) -> (TextAttributes, Size) {
         var text = ""
@@ -26,7 +27,7 @@ final class RightToLeftWordTests: XCTestCase {
         for k in 0..<words {
             if k > 0 { text += r.chance(0.93) ? " " : r.pick(["  ", "\n", " \n "]) }
             if r.chance(latinShare) {
-                text += r.chance(0.15) ? r.pick(latinEdges) : r.pick(WordPathTests.plainVocabulary)
+                text += r.chance(0.25) ? r.pick(latinEdges) : r.pick(WordPathTests.plainVocabulary)
             } else if r.chance(0.06) {
                 text += r.pick(FallbackWordTests.emojiWords)
             } else if r.chance(0.03) {
