@@ -11,8 +11,9 @@ import LoomLayout
 // the browser draws spaces next to fallback characters in the text's family
 // (EmojiLayout.spaces), the spaces around it stay in the text's font. So the word is an
 // item of its own and is shaped alone, in its font and script, with the language Pango
-// derives for that script. Right-to-left scripts (bidi runs split items) and emoji (their
-// own measurement) are left to Pango.
+// derives for that script. Emoji have their own measurement (EmojiWords.swift); Arabic and
+// Hebrew words, right to left, are taken only where bidi cannot change the sums
+// (RightToLeftWords.swift).
 //
 // The spaces. Whether Pango puts a space next to a fallback word in the same item as the
 // text-font word on its other side is not assumed: such a space must have the same advance
@@ -35,7 +36,7 @@ extension PangoEngine {
     /// checked when the word is measured.
     @inline(__always)
     static func mayBeFallbackLetter(_ v: UInt32) -> Bool {
-        guard v >= 0x900 else { return false }
+        guard v >= 0x900 else { return v >= 0x5D0 && mayBeRightToLeftLetter(v) }
         if v == 0x30FC { return true }  // ー (Common, inside kana words: see fallbackWordFont)
         switch g_unichar_type(v) {
         case G_UNICODE_LOWERCASE_LETTER, G_UNICODE_MODIFIER_LETTER, G_UNICODE_OTHER_LETTER, G_UNICODE_TITLECASE_LETTER,
@@ -73,7 +74,8 @@ extension PangoEngine {
             let s = g_unichar_get_script(v)
             if k < 0 {
                 k = chainIndex(of: v)
-                guard k >= 0, chain[k] != FontCatalog.emojiFamily, s != G_UNICODE_SCRIPT_COMMON else { return nil }
+                guard k >= 0, chain[k] != FontCatalog.emojiFamily, s != G_UNICODE_SCRIPT_COMMON,
+                      s != G_UNICODE_SCRIPT_INHERITED else { return nil }
                 script = s
             } else {
                 // The prolonged sound mark ー is Common: Pango keeps it in the kana or Han run
@@ -98,7 +100,8 @@ extension PangoEngine {
         let script = PangoScript(rawValue: Int32((given ?? g_unichar_get_script(first)).rawValue))
         var analysis = PangoAnalysis()
         analysis.font = pangoFont
-        analysis.level = 0
+        // Arabic and Hebrew words are one right-to-left run (bidi level 1) in any paragraph.
+        analysis.level = PangoEngine.isRightToLeft(script) ? 1 : 0
         analysis.gravity = UInt8(PANGO_GRAVITY_SOUTH.rawValue)
         analysis.script = UInt8(truncatingIfNeeded: script.rawValue)
         var lang = language
@@ -125,9 +128,13 @@ extension PangoEngine {
 
     /// The lines of the paragraph [p, e) of `s` (`words` words, checked by breakLines) in
     /// which some words are fallback words; false when the text needs Pango.
+    /// `rightToLeft`: the paragraph has an Arabic or Hebrew letter (RightToLeftWords.swift).
     func mixedParagraphLines(_ s: UnsafeBufferPointer<UInt8>, _ p: Int, _ e: Int, words: Int, profile: FaceWordProfile,
-                             font base: EngineFont, fontID: Int32, limit: Int, cache: WordCache,
+                             font base: EngineFont, fontID: Int32, limit: Int, cache: WordCache, rightToLeft: Bool,
                              state: inout WordLineState) -> Bool {
+        // In a right-to-left paragraph, words of the text's font start with a letter and
+        // end with a letter or digit unless a word of the text's font follows.
+        let letterEdges = rightToLeft && PangoEngine.isRightToLeftParagraph(s, p, e)
         // The text font's space alone (an entry of " " is its advance between two fallback words).
         let spaceEntry = wordEntry(PangoEngine.spaceByte, font: base, fontID: fontID,
                                    flags: 8, cache: cache, table: &state.table)
@@ -144,7 +151,7 @@ extension PangoEngine {
         // script of the previous word when it is a fallback word, whether the previous word
         // was shaped with a space before it, and whether it must stay on its mark's line.
         var markScript: GUnicodeScript? = nil, previousScript: GUnicodeScript? = nil
-        var previousLead = false, previousGlued = false
+        var previousLead = false, previousGlued = false, previousOpenEdge = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -152,7 +159,7 @@ extension PangoEngine {
             var nextFallback = false, nextBreakable = false, nextMark = false, split = (above: 0.0, below: 0.0)
             var gap = 0, atBreak = 0
             var start = j
-            var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false
+            var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false, nextOpenEdge = false
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 start = j
@@ -188,6 +195,12 @@ extension PangoEngine {
                     var letter = false
                     for b in word where b < 0x80 && kinds[Int(b)] & FaceWordProfile.letterBit != 0 { letter = true; break }
                     guard letter else { return false }
+                    if letterEdges {
+                        // A word ending in punctuation must have a word of the text's font
+                        // after it (RightToLeftWords.swift).
+                        guard kinds[Int(s[start])] & FaceWordProfile.letterBit != 0 else { return false }
+                        nextOpenEdge = kinds[Int(s[j - 1])] & FaceWordProfile.alnumBit == 0
+                    }
                     // Leading punctuation after a fallback word takes that word's script.
                     if previousFallback && kinds[Int(s[start])] & FaceWordProfile.letterBit == 0 { return false }
                     let flags: UInt8 = (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
@@ -198,7 +211,7 @@ extension PangoEngine {
                         // A stand-alone mark (· – — • …) between two fallback or emoji words:
                         // the spaces around it are in the text's family (EmojiLayout.spaces),
                         // so it is an item of its own, shaped alone in the text's font.
-                        guard previousFallback else { return false }
+                        guard previousFallback, !rightToLeft else { return false }
                         next = wordEntry(word, font: base, fontID: fontID, flags: 8, cache: cache, table: &state.table)
                         nextMark = true
                         markScript = previousScript
@@ -207,8 +220,9 @@ extension PangoEngine {
                         next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
                                          table: &state.table)
                         split = f.metrics.halfLeadingSplit(lineHeight: nil)
-                        nextBreakable = true
                         nextScript = g_unichar_get_script(first)
+                        // Arabic and Hebrew words are not cut (their pieces would be shaped joined).
+                        nextBreakable = nextScript != G_UNICODE_SCRIPT_ARABIC && nextScript != G_UNICODE_SCRIPT_HEBREW
                     } else {
                         // One emoji cluster (EmojiWords.swift).
                         next = wordEntry(word, font: base, fontID: fontID, flags: 16, cache: cache, table: &state.table)
@@ -216,7 +230,8 @@ extension PangoEngine {
                     }
                     nextFallback = true
                 }
-                guard next.valid, !previousMark || glued || nextFallback && !nextMark else { return false }
+                guard next.valid, !previousMark || glued || nextFallback && !nextMark,
+                      !previousOpenEdge || !nextFallback else { return false }
                 if k > 0 && !glued {
                     if !previousFallback && !nextFallback {
                         gap = Int(next.leadSpace)
@@ -281,9 +296,9 @@ extension PangoEngine {
                     above = max(above, previousSplit.above); below = max(below, previousSplit.below)
                 }
             }
-            if k == words && previousMark { return false }
+            if k == words && (previousMark || previousOpenEdge) { return false }
             previous = next; previousFallback = nextFallback; previousBreakable = nextBreakable; previousMark = nextMark
-            previousScript = nextScript; previousLead = nextLead; previousGlued = glued
+            previousScript = nextScript; previousLead = nextLead; previousGlued = glued; previousOpenEdge = nextOpenEdge
             previousSplit = split
             previousGap = gap; previousStart = start; previousEnd = j
         }

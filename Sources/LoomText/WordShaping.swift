@@ -318,7 +318,7 @@ extension PangoEngine {
             if shouldStop(every: 64) { return false }
             var count = 0
             var latin = false, needsRules = false, mixed = false
-            var inWord = false, fallback = false
+            var inWord = false, fallback = false, rightToLeft = false
             var wordStart = 0
             // The previous two characters of the current word (0: none, or not ASCII).
             var prev: UInt8 = 0, prev2: UInt8 = 0
@@ -372,6 +372,7 @@ extension PangoEngine {
                         guard !inWord || fallback || keycap,
                               PangoEngine.mayBeFallbackLetter(v) || PangoEngine.mayBeEmojiPart(v) else { return false }
                         if keycap { fallback = true }
+                        if v < 0x900 && v >= 0x590 { rightToLeft = true }
                         if inWord {
                             guard i - wordStart < WordCache.maxWordBytes else { return false }
                         } else {
@@ -396,7 +397,7 @@ extension PangoEngine {
             } else {
                 guard mixed
                     ? !needsRules && mixedParagraphLines(s, p, i, words: count, profile: profile, font: font, fontID: fontID,
-                                                         limit: limit, cache: cache, state: &state)
+                                                         limit: limit, cache: cache, rightToLeft: rightToLeft, state: &state)
                     : paragraphLines(s, p, i, words: count, script: latin ? 0 : 4, needsRules: needsRules,
                                      profile: profile, font: font, fontID: fontID, limit: limit, cache: cache,
                                      state: &state) else { return false }
