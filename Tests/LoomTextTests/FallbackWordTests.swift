@@ -93,43 +93,37 @@ final class FallbackWordTests: XCTestCase {
         if mismatches <= 10 { XCTFail("\(label()): words \(fast) ≠ pango \(slow)") }
     }
 
-    func testFallbackWordsAgreeWithPango() {
-        var r = Rng(state: 2026)
+    /// `cases` texts of `make`, measured from words and by Pango's layout, must agree;
+    /// more than `minWords` of them are measured from words (and more than `minLayouts` by Pango, if given).
+    func assertAgreement(seed: UInt64, cases: Int, _ kind: String, minWords: Int, minLayouts: Int? = nil,
+                         _ make: (inout Rng) -> (TextAttributes, Size)) {
+        var r = Rng(state: seed)
         let before = WordPathTests.withWords.measurementPaths
         var mismatches = 0
-        for index in 0..<800 {
-            let (text, size) = Self.randomCase(&r)
+        for index in 0..<cases {
+            let (text, size) = make(&r)
             compare(text, size, &mismatches,
-                          "case \(index): \(text.font) \(size) lines \(text.maximumNumberOfLines) lineHeight "
-                          + "\(String(describing: text.lineHeight)) \(text.truncationMode) \(text.string.debugDescription)")
-        }
-        XCTAssertEqual(mismatches, 0)
-        // Both paths: most of these texts from words, the rest (wrapping fallback words,
-        // right-to-left words, emoji …) by Pango.
-        let after = WordPathTests.withWords.measurementPaths
-        let words = after.fromWords - before.fromWords, layouts = after.fromLayout - before.fromLayout
-        print("fallback words: \(words) from words, \(layouts) by Pango layout")
-        XCTAssertGreaterThan(words, 200)
-        XCTAssertGreaterThan(layouts, 100)
-    }
-
-    /// Texts with emoji words, measured from words, must match Pango's layout exactly (widths,
-    /// wrapping, line heights with the emoji font's metrics).
-    func testEmojiWordsAgreeWithPango() {
-        var r = Rng(state: 2027)
-        let before = WordPathTests.withWords.measurementPaths
-        var mismatches = 0
-        for index in 0..<400 {
-            let (text, size) = Self.randomEmojiCase(&r)
-            compare(text, size, &mismatches,
-                    "emoji case \(index): \(text.font) \(size) lines \(text.maximumNumberOfLines) lineHeight "
+                    "\(kind) case \(index): \(text.font) \(size) lines \(text.maximumNumberOfLines) lineHeight "
                     + "\(String(describing: text.lineHeight)) \(text.truncationMode) \(text.string.debugDescription)")
         }
         XCTAssertEqual(mismatches, 0)
         let after = WordPathTests.withWords.measurementPaths
         let words = after.fromWords - before.fromWords, layouts = after.fromLayout - before.fromLayout
-        print("emoji words: \(words) from words, \(layouts) by Pango layout")
-        XCTAssertGreaterThan(words, 100)
+        print("\(kind): \(words) from words, \(layouts) by Pango layout")
+        XCTAssertGreaterThan(words, minWords)
+        if let minLayouts { XCTAssertGreaterThan(layouts, minLayouts) }
+    }
+
+    func testFallbackWordsAgreeWithPango() {
+        // Both paths: most of these texts from words, the rest (wrapping fallback words,
+        // right-to-left words, emoji …) by Pango.
+        assertAgreement(seed: 2026, cases: 800, "fallback words", minWords: 200, minLayouts: 100, Self.randomCase)
+    }
+
+    /// Texts with emoji words, measured from words, must match Pango's layout exactly (widths,
+    /// wrapping, line heights with the emoji font's metrics).
+    func testEmojiWordsAgreeWithPango() {
+        assertAgreement(seed: 2027, cases: 400, "emoji words", minWords: 100, Self.randomEmojiCase)
     }
 
     /// An emoji word is measured from words at the emoji font's whole-pixel advance:
