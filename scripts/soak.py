@@ -116,7 +116,8 @@ class Soak:
     # --- trees ------------------------------------------------------------------------------
 
     def make_tree(self, rng):
-        """A stack of k nodes with integral sizes: node i's frame is known from the tree."""
+        """A stack (or a Yoga row or column) of k nodes with integral sizes: node i's frame is
+        known from the tree."""
         k = rng.randint(2, 12)
         vertical = rng.random() < 0.3
         spacing = rng.randint(0, 5)
@@ -124,9 +125,21 @@ class Soak:
         children = []
         for i, (w, h) in enumerate(sizes):
             children.append({"type": "node", "id": f"c{i}", "style": {"preferredSize": {"width": w, "height": h}}})
-        root = {"type": "stack", "id": "root", "direction": "vertical" if vertical else "horizontal",
-                "spacing": spacing, "alignItems": "start", "children": children}
-        if rng.random() < 0.3:
+        yoga = rng.random() < 0.3
+        if yoga:
+            # The same row or column laid out by the Yoga engine: spacing as each child's
+            # trailing margin (a Yoga request's whole tree must be freed after its answer).
+            for c in children:
+                c["style"] = {"width": c["style"]["preferredSize"]["width"],
+                              "height": c["style"]["preferredSize"]["height"],
+                              "margin": {"bottom" if vertical else "right": spacing}}
+            root = {"type": "node", "id": "root", "style": {
+                "flexDirection": "vertical" if vertical else "horizontal", "alignItems": "start"},
+                "yogaChildren": children}
+        else:
+            root = {"type": "stack", "id": "root", "direction": "vertical" if vertical else "horizontal",
+                    "spacing": spacing, "alignItems": "start", "children": children}
+        if not yoga and rng.random() < 0.3:
             # A text node (few distinct strings, so the text cache stays bounded), no id:
             # placed after the nodes, it does not move them.
             root["children"].append({"type": "text", "text": " ".join(rng.sample(WORDS, 3)),

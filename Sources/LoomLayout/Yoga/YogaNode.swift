@@ -7,8 +7,11 @@
 
 /// A node of a Yoga tree: its style and its layout state.
 final class YogaNode {
-    /// The display node this Yoga node stands for.
-    let element: DisplayNode
+    /// The display node this Yoga node stands for. Not retained: the Yoga root's display
+    /// node owns the tree (`DisplayNode.yogaTree`) and, through its Yoga children, every
+    /// display node the tree stands for, so each outlives its Yoga node. Retaining it made
+    /// a cycle that kept every Yoga request's whole tree alive after the answer.
+    unowned(unsafe) let element: DisplayNode
     let children: [YogaNode]
     /// Whether it has a Yoga parent (Yoga's owner).
     let hasOwner: Bool
