@@ -354,8 +354,8 @@ final class YogaNodeEdges {
                                      && other.style.border == box.style.border && other.style.position == box.style.position) {
                     return sibling
                 }
-            } else if box.style.margin == YogaEdges() && box.style.padding == YogaEdges() && box.style.border == YogaEdges()
-                        && box.style.position == YogaEdges() {
+            } else if box.style.margin.isEmpty && box.style.padding.isEmpty && box.style.border.isEmpty
+                        && box.style.position.isEmpty {
                 return sibling
             }
         }

@@ -122,14 +122,21 @@ struct YogaEdgeValues: Equatable {
     }
     /// Inlined so that the edges are read where they are stored (a call copies them first).
     @inline(__always) init(_ e: YogaEdges) {
-        guard e.top != nil || e.left != nil || e.bottom != nil || e.right != nil || e.start != nil || e.end != nil
-            || e.horizontal != nil || e.vertical != nil || e.all != nil else { return }
-        let all = YogaValue(e.all), horizontal = YogaValue(e.horizontal), vertical = YogaValue(e.vertical)
-        let left = YogaValue(e.left), right = YogaValue(e.right), start = YogaValue(e.start), end = YogaValue(e.end)
+        guard !e.isEmpty else { return }
+        @inline(__always) func side(_ s: YogaEdges.Side) -> YogaValue {
+            let i = s.rawValue
+            guard e.flags & (1 << UInt32(i)) != 0 else { return .undefined }
+            let v = e.number(i)
+            if e.isFraction(i) { return .percent(Float(v * 100)) }
+            let f = yogaFloat(v)
+            return f.isNaN ? .undefined : .point(f)
+        }
+        let all = side(.all), horizontal = side(.horizontal), vertical = side(.vertical)
+        let left = side(.left), right = side(.right), start = side(.start), end = side(.end)
         @inline(__always) func first(_ a: YogaValue, _ b: YogaValue) -> YogaValue { a.isUndefined ? b : a }
         let column = first(vertical, all), row = first(horizontal, all)
-        topSide = first(YogaValue(e.top), column)
-        bottomSide = first(YogaValue(e.bottom), column)
+        topSide = first(side(.top), column)
+        bottomSide = first(side(.bottom), column)
         rowLeadingLeft = first(start, first(left, row))
         rowTrailingRight = first(end, first(right, row))
         rowLeadingRight = first(start, first(right, row))

@@ -236,32 +236,14 @@ struct CanonicalBytes {
     }
 
     /// Whether any side is set (`auto` is unset).
-    private static func isSet(_ e: YogaEdges) -> Bool { edgeMask(e) != 0 }
+    private static func isSet(_ e: YogaEdges) -> Bool { !e.isEmpty }
 
-    /// One bit per side that is set, in the order top, left, bottom, right, start, end,
-    /// horizontal, vertical, all (`auto` is unset, as a side left out).
-    private static func edgeMask(_ e: YogaEdges) -> UInt16 {
-        @inline(__always) func bit(_ d: Dimension?, _ k: UInt16) -> UInt16 {
-            if let d, !d.isAuto { return 1 << k }
-            return 0
-        }
-        return bit(e.top, 0) | bit(e.left, 1) | bit(e.bottom, 2) | bit(e.right, 3) | bit(e.start, 4) | bit(e.end, 5)
-            | bit(e.horizontal, 6) | bit(e.vertical, 7) | bit(e.all, 8)
-    }
-
-    /// The sides that are set: their bit mask, then their dimensions.
+    /// The sides that are set: their bit mask (one bit per side, in the order top, left,
+    /// bottom, right, start, end, horizontal, vertical, all), then their dimensions.
     private static func putEdges(_ e: YogaEdges, _ p: inout UnsafeMutablePointer<UInt8>) {
-        let mask = edgeMask(e)
+        let mask = e.setSides
         putByte(UInt8(mask & 0xFF), &p); putByte(UInt8(mask >> 8), &p)
-        if mask & (1 << 0) != 0 { putDimension(e.top!, &p) }
-        if mask & (1 << 1) != 0 { putDimension(e.left!, &p) }
-        if mask & (1 << 2) != 0 { putDimension(e.bottom!, &p) }
-        if mask & (1 << 3) != 0 { putDimension(e.right!, &p) }
-        if mask & (1 << 4) != 0 { putDimension(e.start!, &p) }
-        if mask & (1 << 5) != 0 { putDimension(e.end!, &p) }
-        if mask & (1 << 6) != 0 { putDimension(e.horizontal!, &p) }
-        if mask & (1 << 7) != 0 { putDimension(e.vertical!, &p) }
-        if mask & (1 << 8) != 0 { putDimension(e.all!, &p) }
+        for i in 0..<9 where mask & (1 << UInt16(i)) != 0 { putDimension(e[YogaEdges.Side(rawValue: i)!]!, &p) }
     }
 
     mutating func text(_ a: TextAttributes) {
