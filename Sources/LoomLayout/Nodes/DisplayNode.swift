@@ -27,6 +27,18 @@ open class DisplayNode: LayoutElement {
         get { rare?.yogaStyle?.style }
         set { if newValue != nil || rare != nil { madeRare().yogaStyle = newValue.map(YogaStyleBox.init) } }
     }
+    /// Sets the Yoga style to `style`, sharing `other`'s stored copy when the two are equal
+    /// (the items of a feed usually are): one copy in memory instead of one per node, and a
+    /// Yoga tree compares and reads it once. Returns whether it was shared.
+    @discardableResult
+    public func setYogaStyle(_ style: borrowing YogaStyle, sharingWith other: DisplayNode?) -> Bool {
+        if let box = other?.rare?.yogaStyle, box.style == style {
+            madeRare().yogaStyle = box
+            return true
+        }
+        madeRare().yogaStyle = YogaStyleBox(copy style)
+        return false
+    }
     /// Reads the Yoga style in place, if the node has one, without copying it out as
     /// `yogaStyle`'s getter does: the canonical hash reads every node's.
     public func withYogaStyle(_ body: (borrowing YogaStyle) -> Void) {

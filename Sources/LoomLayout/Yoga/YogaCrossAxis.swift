@@ -74,7 +74,7 @@ extension YogaLayoutPass {
         let node = f.node
         guard f.performLayout && (f.isWrap || isBaselineLayout(node)) else { return }
         let crossAxis = f.crossAxis, mainAxis = f.mainAxis
-        let children = node.children
+        let childCount = node.children.count
         var currentLead = f.leadingPaddingAndBorderCross
         var endIndex = 0
         for i in 0..<f.lineCount {
@@ -82,10 +82,10 @@ extension YogaLayoutPass {
             var lineHeight: Float = 0
             var maxAscent: Float = 0, maxDescent: Float = 0
             var ii = startIndex
-            while ii < children.count {
-                let child = children[ii]
+            // Children lent without reference counting (`withChild`).
+            while try ii < childCount && node.withChild(ii, { child in
                 if !child.isAbsolute {
-                    if child.lineIndex != i { break }
+                    if child.lineIndex != i { return false }
                     if isLayoutDimDefined(child, crossAxis) {
                         lineHeight = ygMax(lineHeight, child.measured(crossAxis.dimension) + child.marginForAxis(crossAxis, f.availableInnerWidth))
                     }
@@ -97,12 +97,13 @@ extension YogaLayoutPass {
                         lineHeight = ygMax(lineHeight, maxAscent + maxDescent)
                     }
                 }
+                return true
+            }) {
                 ii += 1
             }
             endIndex = ii
-            for k in startIndex..<endIndex {
-                let child = children[k]
-                if child.isAbsolute { continue }
+            for k in startIndex..<endIndex { try node.withChild(k) { child in
+                if child.isAbsolute { return }
                 switch alignItem(node, child) {
                 case .flexStart:
                     child.layoutPosition[crossAxis.leading] = currentLead + child.leadingMargin(crossAxis, f.availableInnerWidth)
@@ -130,7 +131,7 @@ extension YogaLayoutPass {
                 case .auto:
                     break
                 }
-            }
+            } }
             currentLead += lineHeight
         }
     }

@@ -17,6 +17,8 @@ struct DecodeState: ~Copyable {
     var textBytes = 0
     /// Whether a Yoga style field was read (the hashing looks for them only then).
     var hasYoga = false
+    /// The last node given a Yoga style: the next one shares its stored style when equal.
+    var lastYogaStyled: DisplayNode?
     /// Styles read so far with a fractional min or max size (a stack checks its children's
     /// only when one was read inside it).
     var fractionalLimitStyles = 0

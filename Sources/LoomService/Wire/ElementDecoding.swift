@@ -205,13 +205,15 @@ extension DecodeState {
 
     /// The Yoga style fields read in an element's `style`: node elements keep them (outside
     /// a Yoga tree they are ignored, as in Texture); a layout spec must not have them.
-    @inline(never) private func applyYogaStyle(_ kind: ElementKind.ID, _ yoga: ElementFields.YogaFields, to element: LayoutElement) throws {
+    @inline(never) private mutating func applyYogaStyle(_ kind: ElementKind.ID, _ yoga: ElementFields.YogaFields, to element: LayoutElement) throws {
         guard kind.isNode else {
             let name = yoga.firstField
             throw reader.fail("'\(name)' is a Yoga style field, for node elements (node, text, image, button), not for a \(kinds[kind].name) spec",
                               at: "style.\(name)")
         }
-        unsafeDowncast(element, to: DisplayNode.self).yogaStyle = yoga.style
+        let node = unsafeDowncast(element, to: DisplayNode.self)
+        node.setYogaStyle(yoga.style, sharingWith: lastYogaStyled)
+        lastYogaStyled = node
     }
 
     /// The element a spec needs in `field`.
