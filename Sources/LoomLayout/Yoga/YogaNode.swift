@@ -31,6 +31,8 @@ final class YogaNode {
     /// Margin, padding, border and position: shared with the previous sibling when equal
     /// (and by every node without any), which keeps the node small.
     let edges: YogaNodeEdges
+    /// `edges`, lent (a sibling compares its own with them while the tree is built).
+    let edgesRef: Unmanaged<YogaNodeEdges>
     @inline(__always) var margin: YogaEdgeValues { edges.margin }
     @inline(__always) var padding: YogaEdgeValues { edges.padding }
     @inline(__always) var border: YogaEdgeValues { edges.border }
@@ -76,24 +78,111 @@ final class YogaNode {
 
     static let maxCachedMeasurements = 16
 
-    init(_ element: DisplayNode, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?, underBaseline: Bool = false,
-         sibling: YogaNodeEdges? = nil) {
-        self.element = element
+    /// The Yoga node of `element` and, depth first, of its Yoga children. A static function
+    /// rather than an initializer, and every reference lent rather than retained: an
+    /// initializer takes its arguments +1, and each retain and release costs an atomic
+    /// operation per node, about as much as the rest of building it.
+    static func build(_ element: DisplayNode, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?,
+                      underBaseline: Bool = false, sibling: Unmanaged<YogaNodeEdges>? = nil) -> YogaNode {
+        // The Yoga style and children live in `rare`, which the element holds for the tree's life.
+        let rare = element.rare.map { Unmanaged.passUnretained($0) }
+        var y = Fields()
+        var edges = Unmanaged.passUnretained(YogaNodeEdges.none)
+        var madeEdges: YogaNodeEdges?
+        var childCount = 0
+        rare?._withUnsafeGuaranteedRef { r in
+            childCount = r.yogaChildren.count
+            guard let box = r.yogaStyle.map({ Unmanaged.passUnretained($0) }) else { return }
+            box._withUnsafeGuaranteedRef { box in
+                // Read in place: a copy of the whole Yoga style per field read costs more.
+                y = fields(box)
+                (edges, madeEdges) = YogaNodeEdges.of(box, sibling: sibling)
+            }
+        }
+        let style = resolved(element, y, hasMeasure: childCount == 0 && element.isMeasuredYogaLeaf)
+        let baselineBelow = underBaseline || style.alignItems == .baseline
+        var made: [YogaNode] = []
+        if childCount > 0 {
+            let childAlign = y.alignItems
+            made.reserveCapacity(childCount)
+            // Each child element lent without reference counting (the array holds them).
+            rare?._withUnsafeGuaranteedRef { r in r.yogaChildren.withUnsafeBufferPointer { buffer in
+                let refs = UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Unmanaged<DisplayNode>.self)
+                var previous: Unmanaged<YogaNodeEdges>?
+                for i in 0..<buffer.count {
+                    let node = refs[i]._withUnsafeGuaranteedRef {
+                        build($0, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow, sibling: previous)
+                    }
+                    previous = node.edgesRef
+                    made.append(node)
+                }
+            } }
+        }
+        // Edges made here live in `madeEdges` until the node holds them.
+        return withExtendedLifetime(madeEdges) {
+            YogaNode(Unmanaged.passUnretained(element), hasOwner: hasOwner, parentAlignItems: parentAlignItems,
+                     style: style, edges: edges.takeUnretainedValue(), children: made, baselineBelow: baselineBelow)
+        }
+    }
+
+    private init(_ element: Unmanaged<DisplayNode>, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?, style r: Resolved,
+                 edges: YogaNodeEdges, children: [YogaNode], baselineBelow: Bool) {
+        self.element = element.takeUnretainedValue()
         self.hasOwner = hasOwner
         self.parentAlignItems = parentAlignItems
-        // Read in place: a copy of the whole Yoga style (about 600 bytes) per field read
-        // costs more than the reads.
-        var y = YogaNode.Fields()
-        // The Yoga style and children, both in `rare`, read through one load of it.
-        let rare = element.rare
-        let elements = rare?.yogaChildren ?? []
-        if let box = rare?.yogaStyle {
-            y = YogaNode.fields(box)
-            edges = YogaNodeEdges.of(box, sibling: sibling)
-        } else {
-            edges = YogaNodeEdges.none
+        self.edges = edges
+        edgesRef = Unmanaged.passUnretained(edges)
+        self.children = children
+        hasMeasure = r.hasMeasure
+        flexDirection = r.flexDirection
+        direction = r.direction
+        justifyContent = r.justifyContent
+        alignItems = r.alignItems
+        alignSelf = r.alignSelf
+        wrap = r.wrap
+        isAbsolute = r.isAbsolute
+        dimensions = r.dimensions
+        minDimensions = r.minDimensions
+        maxDimensions = r.maxDimensions
+        flexBasis = r.flexBasis
+        flexGrow = r.flexGrow
+        flexShrink = r.flexShrink
+        aspectRatio = r.aspectRatio
+        var pure = !hasMeasure && !baselineBelow && !isAbsolute && wrap == .noWrap && aspectRatio.isNaN && flexBasis.isUndefined
+            && !dimensions.0.isPercent && !dimensions.1.isPercent
+            && minDimensions.0.isUndefined && minDimensions.1.isUndefined && maxDimensions.0.isUndefined && maxDimensions.1.isUndefined
+            && !edges.hasPercent
+        var deepest: Float = 0
+        for i in 0..<children.count where pure {
+            withChild(i) { child in
+                pure = child.isPure
+                deepest = Swift.max(deepest, child.slack)
+            }
         }
-        hasMeasure = elements.isEmpty && element.isMeasuredYogaLeaf
+        isPure = pure
+        if pure { slack = 2 * edges.largestPoints + deepest }
+    }
+
+    /// The node's style as the pass reads it (`build`).
+    struct Resolved {
+        var flexDirection: YogaAxis
+        var direction: YogaResolvedDirection
+        var justifyContent: YogaJustify
+        var alignItems: YogaAlign
+        var alignSelf: YogaAlign
+        var wrap: YogaWrap
+        var isAbsolute: Bool
+        var dimensions, minDimensions, maxDimensions: (YogaValue, YogaValue)
+        var flexBasis: YogaValue
+        var flexGrow, flexShrink, aspectRatio: Float
+        var hasMeasure: Bool
+    }
+
+    /// The Yoga-only fields `y` and the shared style fields of `element`, as Yoga keeps them.
+    @inline(__always)
+    private static func resolved(_ element: DisplayNode, _ y: Fields, hasMeasure: Bool) -> Resolved {
+        let flexDirection: YogaAxis, direction: YogaResolvedDirection, justifyContent: YogaJustify
+        let alignItems: YogaAlign, alignSelf: YogaAlign
         switch y.flexDirection {
         case .vertical: flexDirection = .column
         case .verticalReverse: flexDirection = .columnReverse
@@ -127,46 +216,16 @@ final class YogaNode {
         case .center: alignSelf = .center
         case .stretch: alignSelf = .stretch
         }
-        wrap = y.flexWrap
-        isAbsolute = y.isAbsolute
-        dimensions = (YogaValue(element.style.width), YogaValue(element.style.height))
-        minDimensions = (YogaValue(element.style.minWidth), YogaValue(element.style.minHeight))
-        maxDimensions = (YogaValue(element.style.maxWidth), YogaValue(element.style.maxHeight))
-        flexBasis = YogaValue(element.style.flexBasis)
-        flexGrow = Float(element.style.flexGrow)
-        flexShrink = Float(element.style.flexShrink)
+        let st = element.style
+        let aspectRatio: Float
         if let r = y.aspectRatio, Float(r) > Float.ulpOfOne { aspectRatio = Float(r) } else { aspectRatio = .nan }
-        let childAlign = yogaAlignItems
-        let baselineBelow = underBaseline || alignItems == .baseline
-        var made: [YogaNode] = []
-        made.reserveCapacity(elements.count)
-        var sibling: YogaNodeEdges?
-        // Each child element lent without reference counting (the array holds them).
-        elements.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let refs = UnsafeRawPointer(base).assumingMemoryBound(to: Unmanaged<DisplayNode>.self)
-            for i in 0..<buffer.count {
-                let node = refs[i]._withUnsafeGuaranteedRef {
-                    YogaNode($0, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow, sibling: sibling)
-                }
-                sibling = node.edges
-                made.append(node)
-            }
-        }
-        children = made
-        var pure = !hasMeasure && !baselineBelow && !isAbsolute && wrap == .noWrap && aspectRatio.isNaN && flexBasis.isUndefined
-            && !dimensions.0.isPercent && !dimensions.1.isPercent
-            && minDimensions.0.isUndefined && minDimensions.1.isUndefined && maxDimensions.0.isUndefined && maxDimensions.1.isUndefined
-            && !edges.hasPercent
-        var deepest: Float = 0
-        for i in 0..<children.count where pure {
-            withChild(i) { child in
-                pure = child.isPure
-                deepest = Swift.max(deepest, child.slack)
-            }
-        }
-        isPure = pure
-        if pure { slack = 2 * edges.largestPoints + deepest }
+        return Resolved(flexDirection: flexDirection, direction: direction, justifyContent: justifyContent,
+                        alignItems: alignItems, alignSelf: alignSelf, wrap: y.flexWrap, isAbsolute: y.isAbsolute,
+                        dimensions: (YogaValue(st.width), YogaValue(st.height)),
+                        minDimensions: (YogaValue(st.minWidth), YogaValue(st.minHeight)),
+                        maxDimensions: (YogaValue(st.maxWidth), YogaValue(st.maxHeight)),
+                        flexBasis: YogaValue(st.flexBasis), flexGrow: Float(st.flexGrow), flexShrink: Float(st.flexShrink),
+                        aspectRatio: aspectRatio, hasMeasure: hasMeasure)
     }
 
     /// The Yoga-only style fields as the node keeps them.
@@ -346,22 +405,25 @@ final class YogaNodeEdges {
 
     /// The edges of `box`: the previous sibling's when its style sets the same ones (compared
     /// as set, before their conversion, which costs more than the comparison), else made.
-    @inline(__always) static func of(_ box: LayoutElement.YogaStyleBox, sibling: YogaNodeEdges?) -> YogaNodeEdges {
+    @inline(__always) static func of(_ box: LayoutElement.YogaStyleBox, sibling: Unmanaged<YogaNodeEdges>?)
+        -> (Unmanaged<YogaNodeEdges>, YogaNodeEdges?) {
         // Read through `box` in place: a local copy of the style would cost more than this.
-        if let sibling {
-            if let other = sibling.source {
-                if other === box || (other.style.margin == box.style.margin && other.style.padding == box.style.padding
-                                     && other.style.border == box.style.border && other.style.position == box.style.position) {
-                    return sibling
-                }
-            } else if box.style.margin.isEmpty && box.style.padding.isEmpty && box.style.border.isEmpty
-                        && box.style.position.isEmpty {
-                return sibling
-            }
-        }
+        if let sibling, sibling._withUnsafeGuaranteedRef({ $0.sameEdges(as: box) }) { return (sibling, nil) }
         let margin = YogaEdgeValues(box.style.margin), padding = YogaEdgeValues(box.style.padding)
         let border = YogaEdgeValues(box.style.border), position = YogaEdgeValues(box.style.position)
-        if margin.isEmpty && padding.isEmpty && border.isEmpty && position.isEmpty { return none }
-        return YogaNodeEdges(margin: margin, padding: padding, border: border, position: position, source: box)
+        if margin.isEmpty && padding.isEmpty && border.isEmpty && position.isEmpty { return (Unmanaged.passUnretained(none), nil) }
+        let made = YogaNodeEdges(margin: margin, padding: padding, border: border, position: position, source: box)
+        return (Unmanaged.passUnretained(made), made)
+    }
+
+    /// Whether `box` sets the edges these were made from.
+    @inline(__always) private func sameEdges(as box: LayoutElement.YogaStyleBox) -> Bool {
+        guard let other = source.map({ Unmanaged.passUnretained($0) }) else {
+            return box.style.margin.isEmpty && box.style.padding.isEmpty && box.style.border.isEmpty && box.style.position.isEmpty
+        }
+        return other._withUnsafeGuaranteedRef { other in
+            other === box || (other.style.margin == box.style.margin && other.style.padding == box.style.padding
+                              && other.style.border == box.style.border && other.style.position == box.style.position)
+        }
     }
 }

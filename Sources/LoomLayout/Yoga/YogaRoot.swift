@@ -20,7 +20,7 @@ final class YogaTree {
     unowned(unsafe) var context: LayoutContext
 
     init(_ element: DisplayNode, context: LayoutContext) {
-        root = YogaNode(element, hasOwner: false, parentAlignItems: nil)
+        root = YogaNode.build(element, hasOwner: false, parentAlignItems: nil)
         self.context = context
     }
 
