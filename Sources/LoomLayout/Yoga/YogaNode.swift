@@ -71,10 +71,10 @@ final class YogaNode {
     /// axis, of nothing but the mode once the size exceeds `slack` (`YogaLayoutPass.measureKey`):
     /// no measured leaves, percentages, min/max, flex basis, aspect ratio, wrapping,
     /// absolute children or baselines anywhere in it.
-    private(set) var isPure = false
+    let isPure: Bool
     /// Above this at-most size no node of the subtree sees a size of 0 or less: the sum of
     /// the largest margin, padding and border sides down the deepest path, twice.
-    private(set) var slack: Float = 0
+    let slack: Float
 
     static let maxCachedMeasurements = 16
 
@@ -118,15 +118,35 @@ final class YogaNode {
                 }
             } }
         }
+        // Purity, from the style and the children just made (read without retaining them).
+        let (hasPercent, largestPoints) = edges._withUnsafeGuaranteedRef { ($0.hasPercent, $0.largestPoints) }
+        var pure = !style.hasMeasure && !baselineBelow && !style.isAbsolute && style.wrap == .noWrap && style.aspectRatio.isNaN
+            && style.flexBasis.isUndefined && !style.dimensions.0.isPercent && !style.dimensions.1.isPercent
+            && style.minDimensions.0.isUndefined && style.minDimensions.1.isUndefined
+            && style.maxDimensions.0.isUndefined && style.maxDimensions.1.isUndefined && !hasPercent
+        var deepest: Float = 0
+        if pure {
+            made.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let refs = UnsafeRawPointer(base).assumingMemoryBound(to: Unmanaged<YogaNode>.self)
+                for i in 0..<buffer.count where pure {
+                    refs[i]._withUnsafeGuaranteedRef { child in
+                        pure = child.isPure
+                        deepest = Swift.max(deepest, child.slack)
+                    }
+                }
+            }
+        }
+        let slack: Float = pure ? 2 * largestPoints + deepest : 0
         // Edges made here live in `madeEdges` until the node holds them.
         return withExtendedLifetime(madeEdges) {
             YogaNode(Unmanaged.passUnretained(element), hasOwner: hasOwner, parentAlignItems: parentAlignItems,
-                     style: style, edges: edges.takeUnretainedValue(), children: made, baselineBelow: baselineBelow)
+                     style: style, edges: edges.takeUnretainedValue(), children: made, isPure: pure, slack: slack)
         }
     }
 
     private init(_ element: Unmanaged<DisplayNode>, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?, style r: Resolved,
-                 edges: YogaNodeEdges, children: [YogaNode], baselineBelow: Bool) {
+                 edges: YogaNodeEdges, children: [YogaNode], isPure: Bool, slack: Float) {
         self.element = element.takeUnretainedValue()
         self.hasOwner = hasOwner
         self.parentAlignItems = parentAlignItems
@@ -148,19 +168,8 @@ final class YogaNode {
         flexGrow = r.flexGrow
         flexShrink = r.flexShrink
         aspectRatio = r.aspectRatio
-        var pure = !hasMeasure && !baselineBelow && !isAbsolute && wrap == .noWrap && aspectRatio.isNaN && flexBasis.isUndefined
-            && !dimensions.0.isPercent && !dimensions.1.isPercent
-            && minDimensions.0.isUndefined && minDimensions.1.isUndefined && maxDimensions.0.isUndefined && maxDimensions.1.isUndefined
-            && !edges.hasPercent
-        var deepest: Float = 0
-        for i in 0..<children.count where pure {
-            withChild(i) { child in
-                pure = child.isPure
-                deepest = Swift.max(deepest, child.slack)
-            }
-        }
-        isPure = pure
-        if pure { slack = 2 * edges.largestPoints + deepest }
+        self.isPure = isPure
+        self.slack = slack
     }
 
     /// The node's style as the pass reads it (`build`).
