@@ -30,7 +30,10 @@ public final class Layout: @unchecked Sendable {
         self.descender = descender
         self.text = text
         var count = 1
-        for s in sublayouts { count &+= s.layout.subtreeCount }
+        // Read in place: iterating copies each sublayout, a retain and release of its layout.
+        sublayouts.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices { count &+= buffer[i].layout.subtreeCount }
+        }
         self.subtreeCount = count
     }
 }

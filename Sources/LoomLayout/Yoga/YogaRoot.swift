@@ -87,9 +87,11 @@ final class YogaTree {
             let own = node.element.layoutThatFits(SizeRange(exactly: final), parentSize: final, context: context)
             return Layout(size: size, sublayouts: own.sublayouts, ascender: own.ascender, descender: own.descender, text: own.text, grid: grid)
         }
+        let count = node.children.count
         var sublayouts: [Sublayout] = []
-        sublayouts.reserveCapacity(node.children.count)
-        for slot in 0..<node.children.count { node.withChild(slot) { child in
+        // (Reserving nothing would still allocate a buffer, once per leaf.)
+        if count > 0 { sublayouts.reserveCapacity(count) }
+        for slot in 0..<count { node.withChild(slot) { child in
             let x = Double(child.layoutPosition[YogaEdge.left]), y = Double(child.layoutPosition[YogaEdge.top])
             let position = YogaTree.validPosition(x) && YogaTree.validPosition(y) ? Point(x: grid.ceil(x), y: grid.ceil(y)) : Point(x: 0, y: 0)
             sublayouts.append(Sublayout(slot: slot, position: position, layout: makeLayout(child)))
