@@ -102,19 +102,22 @@ final class YogaNode {
         let style = resolved(element, y, hasMeasure: childCount == 0 && element.isMeasuredYogaLeaf)
         let baselineBelow = underBaseline || style.alignItems == .baseline
         var made: [YogaNode] = []
-        if childCount > 0 {
+        if childCount > 0, let rare {
             let childAlign = y.alignItems
-            made.reserveCapacity(childCount)
-            // Each child element lent without reference counting (the array holds them).
-            rare?._withUnsafeGuaranteedRef { r in r.yogaChildren.withUnsafeBufferPointer { buffer in
+            // Each child element lent without reference counting (the array holds them), each
+            // new node moved into place (appending would retain and release it).
+            made = rare._withUnsafeGuaranteedRef { r in r.yogaChildren.withUnsafeBufferPointer { buffer in
                 let refs = UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Unmanaged<DisplayNode>.self)
-                var previous: Unmanaged<YogaNodeEdges>?
-                for i in 0..<buffer.count {
-                    let node = refs[i]._withUnsafeGuaranteedRef {
-                        build($0, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow, sibling: previous)
+                return [YogaNode](unsafeUninitializedCapacity: buffer.count) { slots, initialized in
+                    var previous: Unmanaged<YogaNodeEdges>?
+                    for i in 0..<buffer.count {
+                        let node = refs[i]._withUnsafeGuaranteedRef {
+                            build($0, hasOwner: true, parentAlignItems: childAlign, underBaseline: baselineBelow, sibling: previous)
+                        }
+                        previous = node.edgesRef
+                        slots.initializeElement(at: i, to: node)
+                        initialized = i + 1
                     }
-                    previous = node.edgesRef
-                    made.append(node)
                 }
             } }
         }

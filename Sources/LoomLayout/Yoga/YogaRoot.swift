@@ -96,8 +96,11 @@ final class YogaTree {
             let position = YogaTree.validPosition(x) && YogaTree.validPosition(y) ? Point(x: grid.ceil(x), y: grid.ceil(y)) : Point(x: 0, y: 0)
             sublayouts.append(Sublayout(slot: slot, position: position, layout: makeLayout(child)))
         } }
-        let element = node.element
-        return Layout(size: size, sublayouts: sublayouts, ascender: element.style.ascender, descender: element.style.descender, grid: grid)
+        // Read through a lent reference: the node does not hold its element.
+        let (ascender, descender) = Unmanaged.passUnretained(node.element)._withUnsafeGuaranteedRef {
+            ($0.style.ascender, $0.style.descender)
+        }
+        return Layout(size: size, sublayouts: sublayouts, ascender: ascender, descender: descender, grid: grid)
     }
 
     private static func validPosition(_ v: Double) -> Bool { v.isFinite && v < 1e7 }
