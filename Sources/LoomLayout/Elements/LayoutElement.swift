@@ -51,10 +51,11 @@ open class LayoutElement {
         /// Boxed: a field of it is then read in place, without copying the whole struct.
         var yogaStyle: YogaStyleBox?
     }
-    /// A node's Yoga style (`Rare.yogaStyle`).
-    final class YogaStyleBox {
-        let style: YogaStyle
-        init(_ style: YogaStyle) { self.style = style }
+    /// A node's Yoga style, stored once and shareable between nodes with equal styles
+    /// (`DisplayNode.yogaStyleBox`). Immutable.
+    public final class YogaStyleBox {
+        public let style: YogaStyle
+        public init(_ style: borrowing YogaStyle) { self.style = copy style }
     }
     /// `rare`, made on first use.
     final func madeRare() -> Rare {

@@ -27,6 +27,11 @@ open class DisplayNode: LayoutElement {
         get { rare?.yogaStyle?.style }
         set { if newValue != nil || rare != nil { madeRare().yogaStyle = newValue.map(YogaStyleBox.init) } }
     }
+    /// The stored Yoga style (nil = all defaults); nodes with equal styles may share one.
+    public var yogaStyleBox: YogaStyleBox? {
+        get { rare?.yogaStyle }
+        set { if newValue != nil || rare != nil { madeRare().yogaStyle = newValue } }
+    }
     /// Sets the Yoga style to `style`, sharing `other`'s stored copy when the two are equal
     /// (the items of a feed usually are): one copy in memory instead of one per node, and a
     /// Yoga tree compares and reads it once. Returns whether it was shared.

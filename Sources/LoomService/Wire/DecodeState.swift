@@ -17,8 +17,10 @@ struct DecodeState: ~Copyable {
     var textBytes = 0
     /// Whether a Yoga style field was read (the hashing looks for them only then).
     var hasYoga = false
-    /// The last node given a Yoga style: the next one shares its stored style when equal.
-    var lastYogaStyled: DisplayNode?
+    /// The Yoga style fields of the `style` object being read (`style(into:)`).
+    var yogaScratch = YogaStyle()
+    /// The last Yoga style stored: the next equal one shares it (siblings usually are equal).
+    var lastYogaBox: LayoutElement.YogaStyleBox?
     /// Styles read so far with a fractional min or max size (a stack checks its children's
     /// only when one was read inside it).
     var fractionalLimitStyles = 0

@@ -182,7 +182,7 @@ extension DecodeState {
             let name = first.map(\.name) ?? unknown!
             throw reader.fail("unknown field '\(name)' in a \(kinds[kind].name) element", at: name)
         }
-        if let yoga = fields.extras?.yoga { try applyYogaStyle(kind, yoga, to: element) }
+        if let box = fields.yogaBox { try applyYogaStyle(kind, box, firstField: fields.yogaFirstField, to: element) }
         element.id = fields.id
         return element
     }
@@ -205,15 +205,14 @@ extension DecodeState {
 
     /// The Yoga style fields read in an element's `style`: node elements keep them (outside
     /// a Yoga tree they are ignored, as in Texture); a layout spec must not have them.
-    @inline(never) private mutating func applyYogaStyle(_ kind: ElementKind.ID, _ yoga: ElementFields.YogaFields, to element: LayoutElement) throws {
+    @inline(never) private func applyYogaStyle(_ kind: ElementKind.ID, _ box: LayoutElement.YogaStyleBox, firstField: Int,
+                                               to element: LayoutElement) throws {
         guard kind.isNode else {
-            let name = yoga.firstField
+            let name = styleNames.names[firstField]
             throw reader.fail("'\(name)' is a Yoga style field, for node elements (node, text, image, button), not for a \(kinds[kind].name) spec",
                               at: "style.\(name)")
         }
-        let node = unsafeDowncast(element, to: DisplayNode.self)
-        node.setYogaStyle(yoga.style, sharingWith: lastYogaStyled)
-        lastYogaStyled = node
+        unsafeDowncast(element, to: DisplayNode.self).yogaStyleBox = box
     }
 
     /// The element a spec needs in `field`.

@@ -70,23 +70,18 @@ struct ElementFields {
     /// Image, text and button members, boxed: most elements have none, and a small
     /// `ElementFields` is cheap to make and destroy once per element.
     var extras: Extras?
+    /// The element's Yoga style (stored, possibly shared with the previous one), if its
+    /// `style` has Yoga fields; and the first one's entry in `styleNames` (a spec must not
+    /// have any).
+    var yogaBox: LayoutElement.YogaStyleBox?
+    var yogaFirstField = -1
 
     final class Extras {
         var url: String?
         var text: DecodeState.TextFields?
         var button: DecodeState.ButtonFields?
-        /// The Yoga style fields, once one is read (boxed: they are large and rare).
-        var yoga: YogaFields?
         /// `yogaChildren` (nil when left out; empty is the same).
         var yogaChildren: [DisplayNode]?
-    }
-
-    /// The Yoga style fields of an element's `style`, and the first one's name (a spec's
-    /// style must not have any).
-    final class YogaFields {
-        var style = YogaStyle()
-        let firstField: String
-        init(firstField: String) { self.firstField = firstField }
     }
 
     /// `extras`, made on first use.

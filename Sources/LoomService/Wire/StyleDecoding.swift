@@ -6,7 +6,7 @@ extension DecodeState {
         case width, height, minWidth, maxWidth, minHeight, maxHeight, preferredSize, minSize, maxSize
         case flexGrow, flexShrink, flexBasis, alignSelf, spacingBefore, spacingAfter, ascender, descender
         case layoutPosition, sizeRange
-        // Yoga (docs/yoga.md §6): read into `ElementFields.YogaFields`.
+        // Yoga (docs/yoga.md §6): read into `yogaScratch`, then stored (`ElementFields.yogaBox`).
         case flexDirection, direction, justifyContent, alignItems, flexWrap, positionType
         case position, margin, padding, border, aspectRatio
     }
@@ -15,6 +15,7 @@ extension DecodeState {
 
     @inline(never) mutating func style(into fields: inout ElementFields) throws {
         var seen: UInt64 = 0, unknown: String?, previous = styleOrder.start
+        var yogaFields = false
         guard try reader.beginObject("style") else { return }
         // Fields apply in the order written, as successive setters do.
         repeat {
@@ -43,48 +44,49 @@ extension DecodeState {
             case .sizeRange: try relativeSizeRange(into: &fields.style)
             case .flexDirection, .direction, .justifyContent, .alignItems, .flexWrap, .positionType, .position, .margin, .padding,
                  .border, .aspectRatio:
-                try yogaStyleField(k, &fields)
+                if !yogaFields {
+                    yogaFields = true
+                    hasYoga = true
+                    yogaScratch = YogaStyle()
+                    fields.yogaFirstField = k
+                }
+                try yogaStyleValue(styleNames.values[k])
             }
             reader.path.pop()
         } while try reader.scanner.nextMember()
         try reader.finish(unknown, "style")
+        if yogaFields { fields.yogaBox = storedYogaStyle() }
         if fields.style.minWidth.isFraction || fields.style.maxWidth.isFraction || fields.style.minHeight.isFraction
             || fields.style.maxHeight.isFraction {
             fractionalLimitStyles += 1
         }
     }
 
-    /// One Yoga style field (`styleNames` entry `k`), into the element's Yoga style.
-    @inline(never) private mutating func yogaStyleField(_ k: Int, _ fields: inout ElementFields) throws {
-        hasYoga = true
-        let extras = fields.madeExtras()
-        let yoga: ElementFields.YogaFields
-        if let made = extras.yoga {
-            yoga = made
-        } else {
-            yoga = ElementFields.YogaFields(firstField: styleNames.names[k])
-            extras.yoga = yoga
-        }
-        try yogaStyleValue(styleNames.values[k], &yoga.style)
+    /// `yogaScratch` stored: the previous stored style when equal, else a new one.
+    @inline(never) private mutating func storedYogaStyle() -> LayoutElement.YogaStyleBox {
+        if let last = lastYogaBox, last.style == yogaScratch { return last }
+        let made = LayoutElement.YogaStyleBox(yogaScratch)
+        lastYogaBox = made
+        return made
     }
 
-    /// The value of Yoga style field `field`, into `yoga`.
-    private mutating func yogaStyleValue(_ field: StyleField, _ yoga: inout YogaStyle) throws {
+    /// The value of Yoga style field `field`, into `yogaScratch`.
+    private mutating func yogaStyleValue(_ field: StyleField) throws {
         switch field {
-        case .flexDirection: yoga.flexDirection = try reader.name(ValueNames.yogaFlexDirections)
-        case .direction: yoga.direction = try reader.name(ValueNames.yogaDirections)
-        case .justifyContent: yoga.justifyContent = try reader.name(justifyNames)
-        case .alignItems: yoga.alignItems = try reader.name(alignItemsNames)
-        case .flexWrap: yoga.flexWrap = try reader.name(ValueNames.yogaWraps)
-        case .positionType: yoga.positionType = try reader.name(ValueNames.yogaPositionTypes)
-        case .position: yoga.position = try edges("position", points: false)
-        case .margin: yoga.margin = try edges("margin", points: false)
-        case .padding: yoga.padding = try edges("padding", points: false)
-        case .border: yoga.border = try edges("border", points: true)
+        case .flexDirection: yogaScratch.flexDirection = try reader.name(ValueNames.yogaFlexDirections)
+        case .direction: yogaScratch.direction = try reader.name(ValueNames.yogaDirections)
+        case .justifyContent: yogaScratch.justifyContent = try reader.name(justifyNames)
+        case .alignItems: yogaScratch.alignItems = try reader.name(alignItemsNames)
+        case .flexWrap: yogaScratch.flexWrap = try reader.name(ValueNames.yogaWraps)
+        case .positionType: yogaScratch.positionType = try reader.name(ValueNames.yogaPositionTypes)
+        case .position: yogaScratch.position = try edges("position", points: false)
+        case .margin: yogaScratch.margin = try edges("margin", points: false)
+        case .padding: yogaScratch.padding = try edges("padding", points: false)
+        case .border: yogaScratch.border = try edges("border", points: true)
         case .aspectRatio:
             let ratio = try reader.number()
             guard ratio > 0 else { throw reader.fail("aspectRatio must be > 0 (width ÷ height)") }
-            yoga.aspectRatio = ratio
+            yogaScratch.aspectRatio = ratio
         default: preconditionFailure("not a Yoga style field")
         }
     }
