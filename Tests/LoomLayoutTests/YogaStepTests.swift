@@ -31,6 +31,15 @@ final class YogaStepTests: XCTestCase {
         XCTAssertEqual(frames(l), [[0, 0, 50, 10], [50, 0, 250, 10]])
     }
 
+    func testAChildsMarginsAreSummedBeforeItsSize() {
+        // YGNodeDimWithMargin: size + (leading + trailing), in floats. Above 2^23 floats are
+        // whole numbers: 8,388,608 + (0.25 + 0.3 = 0.55) rounds to 8,388,609, where
+        // (8,388,608 + 0.25) + 0.3 would stay at 8,388,608. The content-sized row is that wide.
+        let a = yleaf(8_388_608, 10) { _, y in y.margin.left = .points(0.25); y.margin.right = .points(0.3) }
+        let l = rootLayout(row({ _, _ in }, [a]), range(0, 0, inf, inf), scale: 1)
+        XCTAssertEqual(l.size.width, 8_388_609)
+    }
+
     func testShrinkStopsAtMin() {
         // Bases 80 + 80 in 100: free -60, scaled factors -160. First pass: b's 50 bounds to
         // min 70 (delta -10, factors -80); free -50. Second pass: a 80 - 50 = 30, b 70.

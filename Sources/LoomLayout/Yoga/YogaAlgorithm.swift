@@ -432,7 +432,8 @@ final class YogaLayoutPass {
     /// `YGNodeDimWithMargin`.
     @inline(__always)
     func dimWithMargin(_ node: YogaNode, _ axis: YogaAxis, _ widthSize: Float) -> Float {
-        node.measured(axis.dimension) + node.leadingMargin(axis, widthSize) + node.trailingMargin(axis, widthSize)
+        // The margins summed first, as Yoga sums them: in floats the order shows on large values.
+        node.measured(axis.dimension) + (node.leadingMargin(axis, widthSize) + node.trailingMargin(axis, widthSize))
     }
 
     /// `YGNodeAlignItem`: the child's alignSelf, else the container's alignItems; baseline in a column is flexStart.
