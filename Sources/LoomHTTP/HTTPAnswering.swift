@@ -103,10 +103,17 @@ extension HTTPServer {
 
     private func queue(_ ctx: RequestContext, _ prepared: PreparedResponse, closing: Bool) -> MHD_Result {
         let body = prepared.body
-        let response: OpaquePointer? = body.withUnsafeBytes { buffer in
-            // Copied by libmicrohttpd (and never written).
-            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
-                                            .RESPMEM_MUST_COPY)
+        let response: OpaquePointer?
+        if body.isEmpty {
+            response = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        } else {
+            // Not copied: libmicrohttpd reads the array's own bytes (never written), which the
+            // keeper holds until libmicrohttpd lets go of the response.
+            let keeper = Unmanaged.passRetained(BodyKeeper(body))
+            let bytes = keeper.takeUnretainedValue().bytes
+            response = MHD_create_response_from_buffer_with_free_callback_cls(body.count, bytes, releaseBodyKeeper,
+                                                                                keeper.toOpaque())
+            if response == nil { keeper.release() }
         }
         guard let response else {
             logger.error("cannot create a response", metadata: ["path": .string(AccessLine.escaped(ctx.path))])
@@ -114,16 +121,16 @@ extension HTTPServer {
         }
         defer { MHD_destroy_response(response) }
         for (name, value) in prepared.headers {
-            if MHD_add_response_header(response, name, value) == .NO {
+            if addResponseHeader(response, name, value) == .NO {
                 logger.warning("response header rejected by libmicrohttpd: \(name)",
                                metadata: ["path": .string(AccessLine.escaped(ctx.path))])
             }
         }
         if let name = configuration.requestIDHeader {
-            _ = MHD_add_response_header(response, name, ctx.requestID)
+            _ = addResponseHeader(response, name, ctx.requestID)
         }
         if closing || prepared.close {
-            _ = MHD_add_response_header(response, "Connection", "close")
+            _ = addResponseHeader(response, "Connection", "close")
         }
         ctx.sentStatus = prepared.status
         ctx.sentBytes = body.count
@@ -146,8 +153,8 @@ extension HTTPServer {
         if let kept = ctx.deadlines?.lastShared, kept.shared === sharedResponse {
             response = kept.response
             if kept.requestID != ctx.requestID {
-                _ = MHD_del_response_header(response, requestIDHeader, kept.requestID)
-                kept.requestID = MHD_add_response_header(response, requestIDHeader, ctx.requestID) == .YES ? ctx.requestID : ""
+                _ = deleteResponseHeader(response, requestIDHeader, kept.requestID)
+                kept.requestID = addResponseHeader(response, requestIDHeader, ctx.requestID) == .YES ? ctx.requestID : ""
             }
         } else {
             let keeper = Unmanaged.passRetained(sharedResponse).toOpaque()
@@ -157,9 +164,9 @@ extension HTTPServer {
                 return queue(ctx, sharedResponse.prepared, closing: false)
             }
             for (name, value) in sharedResponse.prepared.headers {
-                _ = MHD_add_response_header(made, name, value)
+                _ = addResponseHeader(made, name, value)
             }
-            let added = MHD_add_response_header(made, requestIDHeader, ctx.requestID) == .YES
+            let added = addResponseHeader(made, requestIDHeader, ctx.requestID) == .YES
             response = made
             if let deadlines = ctx.deadlines, sharedResponse.bodyCount <= ConnectionResponse.maxBodyBytes {
                 // Replaces (and releases) the connection's previous one.
@@ -203,6 +210,36 @@ final class ConnectionResponse {
     }
 
     deinit { MHD_destroy_response(response) }
+}
+
+/// `MHD_add_response_header` with the strings' own bytes (passing a String where C wants a
+/// pointer copies it twice).
+@inline(__always) func addResponseHeader(_ response: OpaquePointer, _ name: String, _ value: String) -> MHD_Result {
+    name.withCString { n in value.withCString { v in MHD_add_response_header(response, n, v) } }
+}
+
+/// `MHD_del_response_header`, as `addResponseHeader`.
+@inline(__always) func deleteResponseHeader(_ response: OpaquePointer, _ name: String, _ value: String) -> MHD_Result {
+    name.withCString { n in value.withCString { v in MHD_del_response_header(response, n, v) } }
+}
+
+/// Holds a response body for libmicrohttpd, which reads it in place until it calls
+/// `releaseBodyKeeper`.
+final class BodyKeeper {
+    let body: [UInt8]
+    /// The first byte of `body` (not empty): its storage stays put while `body` is held and
+    /// never changed.
+    let bytes: UnsafeMutableRawPointer
+
+    init(_ body: [UInt8]) {
+        self.body = body
+        self.bytes = body.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
+    }
+}
+
+private let releaseBodyKeeper: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<BodyKeeper>.fromOpaque(cls).release()
 }
 
 /// Drops the reference a per-request response held on its shared response.

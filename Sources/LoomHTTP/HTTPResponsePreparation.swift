@@ -146,8 +146,9 @@ extension HTTPServer {
     /// Whether `a` and `b` are the same names but for case (ASCII compared in place; any
     /// other byte by Unicode lower-casing).
     static func sameIgnoringCase(_ a: String, _ b: String) -> Bool {
-        if a.utf8.count == b.utf8.count && a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) {
-            return zip(a.utf8, b.utf8).allSatisfy { x, y in
+        if a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII lower-casing keeps the length: names of other lengths differ.
+            return a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
                 (x >= 65 && x <= 90 ? x | 0x20 : x) == (y >= 65 && y <= 90 ? y | 0x20 : y)
             }
         }

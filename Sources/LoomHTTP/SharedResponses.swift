@@ -33,7 +33,7 @@ final class SharedResponse: @unchecked Sendable {
             free(copy)
             return nil
         }
-        for (name, value) in prepared.headers where MHD_add_response_header(response, name, value) == .NO {
+        for (name, value) in prepared.headers where addResponseHeader(response, name, value) == .NO {
             MHD_destroy_response(response)
             return nil
         }

@@ -302,7 +302,7 @@ public final class Router: @unchecked Sendable {
         var fields: [(String, String)]
         if let key = outcome.key {
             headers = [("Content-Type", outcome.contentType), ("X-Layout-Cache", outcome.cacheHit ? "hit" : "miss"),
-                       ("X-Layout-Key", key), ("Content-Location", Route.storedLayoutPrefix + key),
+                       ("X-Layout-Key", key), ("Content-Location", concatenated(Route.storedLayoutPrefix, key)),
                        ("ETag", etag(key)), ("Vary", "Accept")]
             fields = outcome.cacheHit ? cacheHitFields : cacheMissFields
         } else {
@@ -323,7 +323,7 @@ public final class Router: @unchecked Sendable {
         if route == .storedLayout {
             headers.append(("Cache-Control", storedLayoutCacheControl))
         } else {
-            headers.append(("Content-Location", Route.storedLayoutPrefix + key))
+            headers.append(("Content-Location", concatenated(Route.storedLayoutPrefix, key)))
             headers.append(("Vary", "Accept"))
         }
         return HTTPResponse(status: 304, headers: headers, body: [],
@@ -349,7 +349,25 @@ public final class Router: @unchecked Sendable {
     }
 
     /// The weak entity tag of a layout key.
-    static func etag(_ key: String) -> String { "W/\"" + key + "\"" }
+    static func etag(_ key: String) -> String { concatenated("W/\"", key, "\"") }
+
+    /// `a + b + c` in one allocation (the answer's headers are built per miss).
+    static func concatenated(_ a: String, _ b: String, _ c: String = "") -> String {
+        var a = a, b = b, c = c
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                c.withUTF8 { c in
+                    String(unsafeUninitializedCapacity: a.count + b.count + c.count) { out in
+                        var at = 0
+                        for byte in a { out[at] = byte; at += 1 }
+                        for byte in b { out[at] = byte; at += 1 }
+                        for byte in c { out[at] = byte; at += 1 }
+                        return at
+                    }
+                }
+            }
+        }
+    }
 
     /// Whether an `If-None-Match` value names the layout `key` (weak comparison: `W/` or not,
     /// as RFC 9110 compares for If-None-Match), or is `*`.

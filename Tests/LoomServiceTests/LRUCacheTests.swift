@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LoomService
+import LoomTestSupport
 import XCTest
 
 final class LRUCacheTests: XCTestCase {
@@ -160,6 +161,44 @@ final class LRUCacheTests: XCTestCase {
         for k in keys { XCTAssertEqual(cache.value(for: k), k) }
     }
 
+    /// A key whose hash is one of a few: many keys share a home slot and a slot's hash tag,
+    /// so probing, deleting from the middle of a run and growing are all exercised.
+    struct CollidingKey: Hashable {
+        var id: Int
+        func hash(into h: inout Hasher) { h.combine(id % 5) }
+    }
+
+    func testCollidingKeysAgreeWithAModel() {
+        // Against a list in recency order, through inserts, replacements, reads, evictions and
+        // growth, with keys that collide in groups (fixed seed).
+        let limit = 40
+        let cache = LRUCache<CollidingKey, Int>(maxEntries: limit, maxBytes: 1 << 20, shards: 1)
+        var model: [Int] = [] // most recent first
+        var values: [Int: Int] = [:]
+        var rng = SeededGenerator(seed: 20261124)
+        for step in 0..<20_000 {
+            let id = Int(rng.next() % 120)
+            if rng.next() % 3 == 0 {
+                let found = cache.value(for: CollidingKey(id: id))
+                if let at = model.firstIndex(of: id) {
+                    XCTAssertEqual(found, values[id], "step \(step)")
+                    model.remove(at: at); model.insert(id, at: 0)
+                } else {
+                    XCTAssertNil(found, "step \(step)")
+                }
+            } else {
+                cache.set(step, for: CollidingKey(id: id), cost: 1)
+                values[id] = step
+                if let at = model.firstIndex(of: id) { model.remove(at: at) }
+                model.insert(id, at: 0)
+                if model.count > limit { model.removeLast() }
+            }
+        }
+        XCTAssertEqual(cache.keysInRecencyOrder().map(\.id), model)
+        for id in model { XCTAssertEqual(cache.value(for: CollidingKey(id: id)), values[id]) }
+        XCTAssertEqual(cache.statistics.entries, model.count)
+    }
+
     func testConcurrentHammering() {
         let cache = LRUCache<Int, Int>(maxEntries: 256, maxBytes: 1 << 20, shards: 16)
         let threads = 8, opsPerThread = 20_000
@@ -262,3 +301,4 @@ final class LRUCacheTests: XCTestCase {
         XCTAssertEqual(stats(of: cache), stats(hits: 2, evictions: 1))
     }
 }
+

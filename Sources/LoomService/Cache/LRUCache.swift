@@ -24,11 +24,13 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
             /// The key's hash (`LRUCache.hash`), kept so that the index never hashes a key again.
             var hash: UInt
         }
-        /// Open addressing (linear probing) over `nodes`: a node's index, or -1 for an
-        /// empty slot; a power-of-two count, at most three quarters full. Deleting shifts the
-        /// entries after it back, by their kept hashes, so no key is hashed twice and no
-        /// tombstones build up.
-        var slots: [Int32] = Array(repeating: -1, count: 16)
+        /// Open addressing (linear probing) over `nodes`: 0 for an empty slot, else the
+        /// node's index + 1 in the low 32 bits and the top 32 bits of its mixed hash (`mixed`)
+        /// in the high ones, so that probing, deleting and growing read no node but the one
+        /// that matches (the nodes are scattered in memory; the slots are one array). A
+        /// power-of-two count, at most three quarters full. Deleting shifts the entries after
+        /// it back, so no tombstones build up.
+        var slots: [UInt64] = Array(repeating: 0, count: 16)
         var shift = 60  // 64 - log2(slots.count)
         var count = 0
         var nodes: [Node] = []
@@ -39,19 +41,29 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         var hits = 0, misses = 0, evictions = 0
         let lock = Mutex<Void>(())
 
-        /// The home slot of `hash` (Fibonacci hashing: the high bits of a product, which
-        /// differ among keys of one shard, whose hashes share their remainder by the shard count).
-        @inline(__always) func home(_ hash: UInt) -> Int { Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift)) }
+        /// The top 32 bits of the hash mixed (Fibonacci hashing: a product's high bits, which
+        /// differ among keys of one shard, whose hashes share their remainder by the shard
+        /// count). A slot's home is its leading bits.
+        @inline(__always) static func mixed(_ hash: UInt) -> UInt64 { UInt64(hash &* 0x9E37_79B9_7F4A_7C15) >> 32 }
+        /// The home slot of a mixed hash (`shift` is at least 32: at most 2^32 slots).
+        @inline(__always) func home(_ mixed: UInt64) -> Int { Int(truncatingIfNeeded: mixed >> UInt64(shift - 32)) }
+        @inline(__always) static func node(_ slot: UInt64) -> Int { Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1 }
 
         /// The node holding `key`, or -1.
         @inline(__always) func find(_ key: Key, _ hash: UInt) -> Int {
             let mask = slots.count - 1
-            var i = home(hash)
-            while true {
-                let n = Int(slots[i])
-                if n < 0 { return -1 }
-                if nodes[n].hash == hash && nodes[n].key == key { return n }
-                i = (i + 1) & mask
+            let m = Shard.mixed(hash)
+            var i = home(m)
+            return slots.withUnsafeBufferPointer { slots in
+                while true {
+                    let s = slots[i]
+                    if s == 0 { return -1 }
+                    if s >> 32 == m {
+                        let n = Shard.node(s)
+                        if nodes[n].hash == hash && nodes[n].key == key { return n }
+                    }
+                    i = (i + 1) & mask
+                }
             }
         }
 
@@ -59,45 +71,49 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         func insert(_ n: Int) {
             if (count + 1) * 4 > slots.count * 3 { grow() }
             let mask = slots.count - 1
-            var i = home(nodes[n].hash)
-            while slots[i] >= 0 { i = (i + 1) & mask }
-            slots[i] = Int32(truncatingIfNeeded: n)
+            let m = Shard.mixed(nodes[n].hash)
+            var i = home(m)
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = m << 32 | UInt64(n + 1)
             count += 1
         }
 
         /// Removes node `n` from the index.
         func remove(_ n: Int) {
             let mask = slots.count - 1
-            var i = home(nodes[n].hash)
-            while Int(slots[i]) != n { i = (i + 1) & mask }
-            slots[i] = -1
-            count -= 1
-            // Shift back every entry after the hole that would no longer be found.
-            var j = i
-            while true {
-                j = (j + 1) & mask
-                let m = Int(slots[j])
-                if m < 0 { return }
-                let h = home(nodes[m].hash)
-                // Stays when its home lies cyclically in (i, j].
-                let stays = i <= j ? (i < h && h <= j) : (i < h || h <= j)
-                if !stays {
-                    slots[i] = slots[j]
-                    slots[j] = -1
-                    i = j
+            var i = home(Shard.mixed(nodes[n].hash))
+            let mine = UInt64(n + 1)
+            slots.withUnsafeMutableBufferPointer { slots in
+                while slots[i] & 0xFFFF_FFFF != mine { i = (i + 1) & mask }
+                slots[i] = 0
+                // Shift back every entry after the hole that would no longer be found.
+                var j = i
+                while true {
+                    j = (j + 1) & mask
+                    let s = slots[j]
+                    if s == 0 { break }
+                    let h = home(s >> 32)
+                    // Stays when its home lies cyclically in (i, j].
+                    let stays = i <= j ? (i < h && h <= j) : (i < h || h <= j)
+                    if !stays {
+                        slots[i] = s
+                        slots[j] = 0
+                        i = j
+                    }
                 }
             }
+            count -= 1
         }
 
         private func grow() {
             let old = slots
-            slots = Array(repeating: -1, count: old.count * 2)
+            slots = Array(repeating: 0, count: old.count * 2)
             shift -= 1
             let mask = slots.count - 1
-            for n in old where n >= 0 {
-                var i = home(nodes[Int(n)].hash)
-                while slots[i] >= 0 { i = (i + 1) & mask }
-                slots[i] = n
+            for s in old where s != 0 {
+                var i = home(s >> 32)
+                while slots[i] != 0 { i = (i + 1) & mask }
+                slots[i] = s
             }
         }
     }
@@ -220,7 +236,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         for s in shards {
             // The nodes (and their values) are released after the lock.
             let nodes = s.lock.withLock { _ -> [Shard.Node] in
-                s.slots = Array(repeating: -1, count: 16); s.shift = 60; s.count = 0
+                s.slots = Array(repeating: 0, count: 16); s.shift = 60; s.count = 0
                 s.free.removeAll()
                 s.head = -1; s.tail = -1; s.bytes = 0
                 let nodes = s.nodes

@@ -106,7 +106,19 @@ public final class LayoutService: @unchecked Sendable {
         /// SHA-256 of everything else the answer depends on: ids and URLs, size range,
         /// scale, options, format, font set.
         public var settings: ElementDigest
-        public var hex: String { tree.description + settings.description }
+        /// `tree.description + settings.description`, written in one string.
+        public var hex: String {
+            String(unsafeUninitializedCapacity: 64) { out in
+                func put(_ word: UInt64, at offset: Int) {
+                    for k in 0..<16 {
+                        let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * k)) & 0xF
+                        out[offset + k] = nibble < 10 ? 48 + nibble : 87 + nibble
+                    }
+                }
+                put(tree.high, at: 0); put(tree.low, at: 16); put(settings.high, at: 32); put(settings.low, at: 48)
+                return 64
+            }
+        }
 
         /// The key `hex` spells (64 lowercase hex digits, as `hex` writes them), else nil.
         public init?(hex: String) {
