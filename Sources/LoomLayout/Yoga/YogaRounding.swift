@@ -13,8 +13,6 @@ enum YogaRounding {
     @inline(__always)
     static func roundValue(_ value: Double, _ scale: Double, ceil forceCeil: Bool, floor forceFloor: Bool) -> Float {
         var scaled = value * scale
-        // Already on the grid (most values): Yoga's steps below leave `scaled` as it is.
-        if abs(scaled) < 4.5e15 && Double(Int64(scaled)) == scaled { return scale.isNaN ? .nan : Float(scaled / scale) }
         var fraction = scaled - truncated(scaled)
         if fraction < 0 { fraction += 1 }
         if doubleEqual(fraction, 0) {
