@@ -147,6 +147,8 @@ extension PangoEngine {
         // Fallback words and emoji words; the first can break inside (a fallback word).
         var previousFallback = false, previousBreakable = false, previousMark = false, previousSplit = (above: 0.0, below: 0.0)
         var previousGap = 0, previousStart = 0, previousEnd = 0
+        // The bytes of the line so far (Line.start, Line.end).
+        var lineStart = p, lineEnd = p
         // The script of the fallback word before a mark (nil: none, or an emoji word), the
         // script of the previous word when it is a fallback word, whether the previous word
         // was shaped with a space before it, and whether it must stay on its mark's line.
@@ -258,14 +260,20 @@ extension PangoEngine {
                       let (onLine, pieces) = fallbackWordPieces(word, font: f, room: started ? limit - units - previousGap : limit,
                                                                 lineIsEmpty: !started, limit: limit) else { return false }
                 for (index, piece) in pieces.enumerated() {
+                    // A line that starts or ends inside the word has no byte range (-1).
+                    let last = index == pieces.count - 1
                     if index == 0 && onLine {
                         units = started ? units + previousGap + piece : piece
+                        if !started { lineStart = previousStart }
                     } else {
                         if started {
-                            state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below))
+                            state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below,
+                                                     start: lineStart, end: lineEnd))
                         }
                         units = piece; above = 0; below = 0
+                        lineStart = index == 0 ? previousStart : -1
                     }
+                    lineEnd = last ? previousEnd : -1
                     started = true
                     above = max(above, previousSplit.above); below = max(below, previousSplit.below)
                 }
@@ -283,7 +291,8 @@ extension PangoEngine {
                         // line of the fallback word before them (elsewhere Pango breaks them
                         // otherwise).
                         if previousGlued || glued { return false }
-                        state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below))
+                        state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below,
+                                                 start: lineStart, end: lineEnd))
                         above = 0; below = 0
                     }
                 }
@@ -291,7 +300,9 @@ extension PangoEngine {
                     guard w + atBreak <= limit else { return false }
                     units = w
                     started = true
+                    lineStart = previousStart
                 }
+                lineEnd = previousEnd
                 if previousFallback {
                     above = max(above, previousSplit.above); below = max(below, previousSplit.below)
                 }
@@ -302,7 +313,8 @@ extension PangoEngine {
             previousSplit = split
             previousGap = gap; previousStart = start; previousEnd = j
         }
-        state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below))
+        state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below,
+                                 start: lineStart, end: lineEnd))
         return true
     }
 

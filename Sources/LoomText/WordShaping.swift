@@ -281,8 +281,18 @@ extension PangoEngine {
             let w = Double(lines[k].units) / Double(LOOM_PANGO_SCALE)
             if used < w { used = w }
         }
-        guard let lastWidth = lastVisibleWidth(text, lines[last], truncated: truncated, base: base, containerWidth: width)
-        else { return nil }
+        var fitted: Double? = nil
+        if let w = lastVisibleWidth(text, lines[last], truncated: truncated, base: base, containerWidth: width) {
+            fitted = w
+        } else if spans.count == 1 {
+            var string = spans[0].text
+            fitted = string.withUTF8 { fittedLastLineWidth(text, $0, lines[last], base: base, containerWidth: width) }
+        } else {
+            fitted = scratch.bytes.withUnsafeBufferPointer {
+                fittedLastLineWidth(text, $0, lines[last], base: base, containerWidth: width)
+            }
+        }
+        guard let lastWidth = fitted else { return nil }
         if last == 0 { used = lastWidth } else if used < lastWidth { used = lastWidth }
         var height = 0.0
         for k in 0..<visible { height += box(lines[k]) }
@@ -421,15 +431,19 @@ extension PangoEngine {
         var units = 0
         var started = false
         var previous = WordCache.Entry.invalid
+        // The bytes of word k − 1 and of the line so far.
+        var previousStart = p, previousEnd = p, lineStart = p, lineEnd = p
         var j = p
         // Word k is looked up at step k, and word k − 1 placed then, knowing the advance of
         // the space before word k (the last word is placed at step `words`).
         for k in 0...words {
             var next: WordCache.Entry? = nil
+            var nextStart = j
             if k & 4095 == 4095 && shouldStop() { return false }
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 let start = j
+                nextStart = start
                 while j < e && s[j] != 0x20 && s[j] != 0x09 { j += 1 }
                 let flags: UInt8 = script | (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
                 let entry = wordEntry(UnsafeBufferPointer(rebasing: s[start..<j]), font: font, fontID: fontID,
@@ -466,7 +480,8 @@ extension PangoEngine {
                         units = candidate
                         placed = true
                     } else {
-                        state.lines.append(.init(units: units, endsParagraph: false, empty: false))
+                        state.lines.append(.init(units: units, endsParagraph: false, empty: false,
+                                                 start: lineStart, end: lineEnd))
                     }
                 }
                 if !placed {
@@ -474,11 +489,14 @@ extension PangoEngine {
                     guard w + atBreak <= limit else { return false }
                     units = w
                     started = true
+                    lineStart = previousStart
                 }
+                lineEnd = previousEnd
             }
             if let next { previous = next }
+            previousStart = nextStart; previousEnd = j
         }
-        state.lines.append(.init(units: units, endsParagraph: true, empty: false))
+        state.lines.append(.init(units: units, endsParagraph: true, empty: false, start: lineStart, end: lineEnd))
         if needsRules {
             // Contextual lookups that involve the space (Inter's case-sensitive forms, its
             // × between digits) must change nothing anywhere in the paragraph
