@@ -128,10 +128,11 @@ extension PangoEngine {
 
     /// The lines of the paragraph [p, e) of `s` (`words` words, checked by breakLines) in
     /// which some words are fallback words; false when the text needs Pango.
-    /// `rightToLeft`: the paragraph has an Arabic or Hebrew letter (RightToLeftWords.swift).
+    /// `rightToLeft`: the paragraph has an Arabic or Hebrew letter (RightToLeftWords.swift);
+    /// `needsRules`: it has an input of soft rules (MixedSoftRules.swift).
     func mixedParagraphLines(_ s: UnsafeBufferPointer<UInt8>, _ p: Int, _ e: Int, words: Int, profile: FaceWordProfile,
                              font base: EngineFont, fontID: Int32, limit: Int, cache: WordCache, rightToLeft: Bool,
-                             state: inout WordLineState) -> Bool {
+                             needsRules: Bool, state: inout WordLineState) -> Bool {
         // In a right-to-left paragraph, words of the text's font start with a letter and
         // end with a letter or digit unless a word of the text's font follows.
         let letterEdges = rightToLeft && PangoEngine.isRightToLeftParagraph(s, p, e)
@@ -149,6 +150,10 @@ extension PangoEngine {
         var previousGap = 0, previousStart = 0, previousEnd = 0
         // The bytes of the line so far (Line.start, Line.end).
         var lineStart = p, lineEnd = p
+        if needsRules {
+            state.glyphs.removeAll(keepingCapacity: true)
+            state.starts.removeAll(keepingCapacity: true)
+        }
         // The script of the fallback word before a mark (nil: none, or an emoji word), the
         // script of the previous word when it is a fallback word, whether the previous word
         // was shaped with a space before it, and whether it must stay on its mark's line.
@@ -177,7 +182,7 @@ extension PangoEngine {
                     while digits < j && s[digits] >= 0x30 && s[digits] <= 0x39 { digits += 1 }
                 }
                 if digits > start {
-                    guard digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
+                    guard !needsRules, digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
                           let script = markScript
                     else { return false }
                     var run = Array(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]))
@@ -207,13 +212,18 @@ extension PangoEngine {
                     if previousFallback && kinds[Int(s[start])] & FaceWordProfile.letterBit == 0 { return false }
                     let flags: UInt8 = (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
                     next = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
+                    if needsRules {
+                        guard !next.substituted else { return false }
+                        if k > 0 { appendNominalSpace(profile: profile, state: &state) }
+                        appendNominalGlyphs(s, start, j, profile: profile, state: &state)
+                    }
                 } else {
                     let first = keycap ? UInt32(s[start]) : PangoEngine.decodeUTF8(word, 0).0
                     if !keycap && profile.usable(first) {
                         // A stand-alone mark (· – — • …) between two fallback or emoji words:
                         // the spaces around it are in the text's family (EmojiLayout.spaces),
                         // so it is an item of its own, shaped alone in the text's font.
-                        guard previousFallback, !rightToLeft else { return false }
+                        guard previousFallback, !rightToLeft, !needsRules else { return false }
                         next = wordEntry(word, font: base, fontID: fontID, flags: 8, cache: cache, table: &state.table)
                         nextMark = true
                         markScript = previousScript
@@ -231,6 +241,11 @@ extension PangoEngine {
                         split = (Double(next.leadSpace), Double(next.trailSpace))
                     }
                     nextFallback = true
+                    if needsRules {
+                        // The run of the text's font before this word ends here.
+                        if k > 0 { appendNominalSpace(profile: profile, state: &state) }
+                        guard softRulesChangeNothing(profile: profile, font: base, state: &state) else { return false }
+                    }
                 }
                 guard next.valid, !previousMark || glued || nextFallback && !nextMark,
                       !previousOpenEdge || !nextFallback else { return false }
@@ -315,7 +330,7 @@ extension PangoEngine {
         }
         state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below,
                                  start: lineStart, end: lineEnd))
-        return true
+        return !needsRules || softRulesChangeNothing(profile: profile, font: base, state: &state)
     }
 
     /// " ", for looking the space up as a word.

@@ -406,8 +406,8 @@ extension PangoEngine {
                 state.lines.append(.init(units: 0, endsParagraph: true, empty: true))
             } else {
                 guard mixed
-                    ? !needsRules && mixedParagraphLines(s, p, i, words: count, profile: profile, font: font, fontID: fontID,
-                                                         limit: limit, cache: cache, rightToLeft: rightToLeft, state: &state)
+                    ? mixedParagraphLines(s, p, i, words: count, profile: profile, font: font, fontID: fontID, limit: limit,
+                                          cache: cache, rightToLeft: rightToLeft, needsRules: needsRules, state: &state)
                     : paragraphLines(s, p, i, words: count, script: latin ? 0 : 4, needsRules: needsRules,
                                      profile: profile, font: font, fontID: fontID, limit: limit, cache: cache,
                                      state: &state) else { return false }
