@@ -94,14 +94,14 @@ extension PangoEngine {
     /// A fallback word shaped alone in `font`, in its script (or `given`) and the language
     /// Pango derives for it (an entry with no spaces).
     func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont,
-                           script given: GUnicodeScript? = nil) -> WordCache.Entry {
+                           script given: GUnicodeScript? = nil, rightToLeft: Bool = false) -> WordCache.Entry {
         guard let pangoFont = font.font, !word.isEmpty else { return .invalid }
         let first = word[0] < 0x80 ? UInt32(word[0]) : PangoEngine.decodeUTF8(word, 0).0
         let script = PangoScript(rawValue: Int32((given ?? g_unichar_get_script(first)).rawValue))
         var analysis = PangoAnalysis()
         analysis.font = pangoFont
         // Arabic and Hebrew words are one right-to-left run (bidi level 1) in any paragraph.
-        analysis.level = PangoEngine.isRightToLeft(script) ? 1 : 0
+        analysis.level = rightToLeft || PangoEngine.isRightToLeft(script) ? 1 : 0
         analysis.gravity = UInt8(PANGO_GRAVITY_SOUTH.rawValue)
         analysis.script = UInt8(truncatingIfNeeded: script.rawValue)
         var lang = language
@@ -159,6 +159,8 @@ extension PangoEngine {
         // was shaped with a space before it, and whether it must stay on its mark's line.
         var markScript: GUnicodeScript? = nil, previousScript: GUnicodeScript? = nil
         var previousLead = false, previousGlued = false, previousOpenEdge = false
+        // Whether the previous word's final mark was shaped as an item of its own (openEdgeSplit).
+        var previousSplitEdge = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -182,7 +184,7 @@ extension PangoEngine {
                     while digits < j && s[digits] >= 0x30 && s[digits] <= 0x39 { digits += 1 }
                 }
                 if digits > start {
-                    guard !needsRules, digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
+                    guard !needsRules, !rightToLeft, digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
                           let script = markScript
                     else { return false }
                     var run = Array(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]))
@@ -223,8 +225,16 @@ extension PangoEngine {
                         // A stand-alone mark (· – — • …) between two fallback or emoji words:
                         // the spaces around it are in the text's family (EmojiLayout.spaces),
                         // so it is an item of its own, shaped alone in the text's font.
-                        guard previousFallback, !rightToLeft, !needsRules else { return false }
-                        next = wordEntry(word, font: base, fontID: fontID, flags: 8, cache: cache, table: &state.table)
+                        // Between two right-to-left words (checked at the next one) it takes their
+                        // level and script: shaped so (flags 64: Arabic, 128: Hebrew).
+                        guard previousFallback, !needsRules else { return false }
+                        var flags: UInt8 = 8
+                        if rightToLeft {
+                            guard let script = previousScript,
+                                  script == G_UNICODE_SCRIPT_ARABIC || script == G_UNICODE_SCRIPT_HEBREW else { return false }
+                            flags |= script == G_UNICODE_SCRIPT_ARABIC ? 64 : 128
+                        }
+                        next = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
                         nextMark = true
                         markScript = previousScript
                     } else if !keycap && PangoEngine.mayBeFallbackLetter(first) {
@@ -247,6 +257,24 @@ extension PangoEngine {
                         guard softRulesChangeNothing(profile: profile, font: base, state: &state) else { return false }
                     }
                 }
+                if previousMark && rightToLeft {
+                    guard nextScript == G_UNICODE_SCRIPT_ARABIC || nextScript == G_UNICODE_SCRIPT_HEBREW else { return false }
+                }
+                if previousOpenEdge && nextFallback {
+                    // The mark ending the previous word (RightToLeftWords.swift): before a
+                    // right-to-left word it takes the paragraph's level, before a word of a
+                    // left-to-right script it stays in the word's item; before anything
+                    // else (an emoji, whose direction is neutral too) the text goes to Pango.
+                    guard let script = nextScript else { return false }
+                    if script == G_UNICODE_SCRIPT_ARABIC || script == G_UNICODE_SCRIPT_HEBREW {
+                        guard let split = openEdgeSplit(s, previousStart, previousEnd, lead: previousLead, atEnd: false,
+                                                        profile: profile, font: base, fontID: fontID, space: space,
+                                                        cache: cache, state: &state) else { return false }
+                        previous = split
+                        previousSplitEdge = true
+                    }
+                    previousOpenEdge = false
+                }
                 guard next.valid, !previousMark || glued || nextFallback && !nextMark,
                       !previousOpenEdge || !nextFallback else { return false }
                 if k > 0 && !glued {
@@ -256,7 +284,7 @@ extension PangoEngine {
                     } else {
                         // A space beside a fallback word: the text font's space, the same
                         // whichever item it joins.
-                        if !previousFallback {
+                        if !previousFallback && !previousSplitEdge {
                             guard Int(previous.trailSpace) == space else { return false }
                             let bare = wordEntry(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]), font: base,
                                                  fontID: fontID, flags: previousLead ? 1 : 0, cache: cache, table: &state.table)
@@ -266,6 +294,14 @@ extension PangoEngine {
                         gap = space
                     }
                 }
+            }
+            if k == words && previousOpenEdge {
+                // The mark ending the paragraph's last word takes the paragraph's level.
+                guard let split = openEdgeSplit(s, previousStart, previousEnd, lead: previousLead, atEnd: true,
+                                                profile: profile, font: base, fontID: fontID, space: space,
+                                                cache: cache, state: &state) else { return false }
+                previous = split
+                previousOpenEdge = false
             }
             if k > 0, previousBreakable,
                started ? units + previousGap + Int(previous.word) > limit : Int(previous.word) > limit {
@@ -327,6 +363,7 @@ extension PangoEngine {
             previousScript = nextScript; previousLead = nextLead; previousGlued = glued; previousOpenEdge = nextOpenEdge
             previousSplit = split
             previousGap = gap; previousStart = start; previousEnd = j
+            previousSplitEdge = false
         }
         state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below,
                                  start: lineStart, end: lineEnd))
