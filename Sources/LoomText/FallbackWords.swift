@@ -261,12 +261,10 @@ extension PangoEngine {
                     guard nextScript == G_UNICODE_SCRIPT_ARABIC || nextScript == G_UNICODE_SCRIPT_HEBREW else { return false }
                 }
                 if previousOpenEdge && nextFallback {
-                    // The mark ending the previous word (RightToLeftWords.swift): before a
-                    // right-to-left word it takes the paragraph's level, before a word of a
-                    // left-to-right script it stays in the word's item; before anything
-                    // else (an emoji, whose direction is neutral too) the text goes to Pango.
-                    guard let script = nextScript else { return false }
-                    if script == G_UNICODE_SCRIPT_ARABIC || script == G_UNICODE_SCRIPT_HEBREW {
+                    // The mark ending the previous word (RightToLeftWords.swift): when the next
+                    // strong character is right to left (or none is) it takes the paragraph's
+                    // level, else it stays in the word's item.
+                    if PangoEngine.nextStrongIsRightToLeft(s, start, e) {
                         guard let split = openEdgeSplit(s, previousStart, previousEnd, lead: previousLead, atEnd: false,
                                                         profile: profile, font: base, fontID: fontID, space: space,
                                                         cache: cache, state: &state) else { return false }

@@ -17,8 +17,9 @@ import LoomLayout
 // the text's font starts with a letter (after a fallback word it must everywhere) and, when
 // it ends in anything but a letter or digit, has a word of the text's font or of another
 // left-to-right script after it (the neutrals between two such words keep their level;
-// digits after a letter take its direction), or ends in one mark before a right-to-left
-// word or at the paragraph's end: then it is measured as Pango itemizes it, its letters an
+// digits after a letter take its direction), or ends in one mark followed (past emoji and
+// spaces, which are neutral) by a right-to-left word or the paragraph's end: then it is
+// measured as Pango itemizes it, its letters an
 // item of the text's font (unkerned at the end) and the mark an item of its own at level 1
 // (`openEdgeSplit`). Digits after an Arabic word become Arabic numbers: paragraphs with
 // right-to-left words take none after a mark. A stand-alone mark (·) takes the level of its
@@ -50,6 +51,30 @@ extension PangoEngine {
         UnsafeBufferPointer(rebasing: s[p..<e]).withMemoryRebound(to: CChar.self) {
             loom_find_base_dir($0.baseAddress, Int32($0.count)) == PANGO_DIRECTION_RTL
         }
+    }
+
+    /// Whether the first strong character of [from, to) of `s` (words of the word path after
+    /// a Latin word) is right to left, or there is none (the paragraph's end of a
+    /// right-to-left paragraph). Digits count as left to right: after a Latin word's
+    /// letters, with neutrals between, they resolve to its direction (UAX #9 W2, W7).
+    static func nextStrongIsRightToLeft(_ s: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        var i = from
+        while i < to {
+            let b = s[i]
+            if b < 0x80 {
+                if isASCIIAlnum(UInt32(b)) { return false }
+                i += 1
+                continue
+            }
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            let direction = UnsafeBufferPointer(rebasing: s[i..<min(to, i + length)]).withMemoryRebound(to: CChar.self) {
+                loom_find_base_dir($0.baseAddress, Int32($0.count))
+            }
+            if direction == PANGO_DIRECTION_RTL { return true }
+            if direction == PANGO_DIRECTION_LTR { return false }
+            i += length
+        }
+        return true
     }
 
     /// The Latin word [start, end) of `s` in a right-to-left paragraph, its final mark
