@@ -308,8 +308,7 @@ extension PangoEngine {
                 guard let f = fallbackWordFont(word, base: base),
                       let (onLine, pieces) = fallbackWordPieces(word, font: f, room: started ? limit - units - previousGap : limit,
                                                                 lineIsEmpty: !started, limit: limit) else { return false }
-                for (index, piece) in pieces.enumerated() {
-                    // A line that starts or ends inside the word has no byte range (-1).
+                for (index, (piece, pieceEnd)) in pieces.enumerated() {
                     let last = index == pieces.count - 1
                     if index == 0 && onLine {
                         units = started ? units + previousGap + piece : piece
@@ -320,9 +319,9 @@ extension PangoEngine {
                                                      start: lineStart, end: lineEnd))
                         }
                         units = piece; above = 0; below = 0
-                        lineStart = index == 0 ? previousStart : -1
+                        lineStart = index == 0 ? previousStart : previousStart + pieces[index - 1].end
                     }
-                    lineEnd = last ? previousEnd : -1
+                    lineEnd = last ? previousEnd : previousStart + pieceEnd
                     started = true
                     above = max(above, previousSplit.above); below = max(below, previousSplit.below)
                 }

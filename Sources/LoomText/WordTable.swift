@@ -102,7 +102,7 @@ struct WordTable {
 final class WordScratch {
     /// A line: its width, and the largest parts above and below the baseline of its
     /// fallback fonts (0: none; FallbackWords.swift); the bytes of the text from its first
-    /// word's start to its last word's end (-1: the line starts or ends inside a word).
+    /// word's start (or piece's: FallbackBreaks.swift) to its last one's end (-1: not known).
     struct Line {
         var units: Int; var endsParagraph: Bool; var empty: Bool
         var above = 0.0, below = 0.0

@@ -9,9 +9,10 @@ import LoomLayout
 // line's words laid out alone by Pango, with the space and the word after it (against which
 // its last glyph is kerned in the paragraph), give them: one short layout instead of the
 // whole text's. Its width up to the line's end must be the line's width on the word path,
-// or the text goes to Pango. Paragraphs with right-to-left letters go to Pango (the
-// direction of the paragraph decides the level of the neutrals, and so the items), as do
-// lines that start or end inside a word (a fallback word cut into pieces).
+// or the text goes to Pango. A line that starts or ends inside a fallback word cut into
+// pieces starts or ends there: Pango shapes each piece alone. Paragraphs with right-to-left
+// letters go to Pango (the direction of the paragraph decides the level of the neutrals,
+// and so the items).
 
 extension PangoEngine {
     /// The width of the last visible line `line` of a truncated text (its UTF-8 bytes `s`) with
@@ -22,14 +23,16 @@ extension PangoEngine {
         guard mode != .clip, mode != .charWrap, mode != .head && mode != .middle || line.endsParagraph,
               !line.empty, line.start >= 0, line.end > line.start, line.end <= s.count else { return nil }
         if PangoEngine.hasRightToLeftLetter(s) { return nil }
-        // The line, and after a space the next word.
+        // The line, and after a space the next word (a line that ends inside a fallback word
+        // ends with the part Pango shaped alone: the slice ends there too).
         var e = line.end
         if !line.endsParagraph {
             var j = e
             while j < s.count && (s[j] == 0x20 || s[j] == 0x09) { j += 1 }
-            guard j > e else { return nil }
-            while j < s.count && s[j] != 0x20 && s[j] != 0x09 && s[j] != 0x0A && s[j] != 0x0D { j += 1 }
-            e = j
+            if j > e {
+                while j < s.count && s[j] != 0x20 && s[j] != 0x09 && s[j] != 0x0A && s[j] != 0x0D { j += 1 }
+                e = j
+            }
         }
         // The line's content in scalars, its spaces collapsed (words are separated by one).
         var content = 0
