@@ -68,6 +68,9 @@ extension PangoEngine {
         let chain = catalog.fallbackChain
         var k = -1
         var script = G_UNICODE_SCRIPT_INVALID_CODE
+        // The character sets, looked up by name once per word.
+        let own = catalog.charset(of: base.resolved.family)
+        var chosen: OpaquePointer? = nil
         var i = 0
         while i < word.count {
             let (v, length) = PangoEngine.decodeUTF8(word, i)
@@ -77,14 +80,15 @@ extension PangoEngine {
                 guard k >= 0, chain[k] != FontCatalog.emojiFamily, s != G_UNICODE_SCRIPT_COMMON,
                       s != G_UNICODE_SCRIPT_INHERITED else { return nil }
                 script = s
+                chosen = catalog.chainCharset(k)
             } else {
                 // The prolonged sound mark ー is Common: Pango keeps it in the kana or Han run
                 // before it.
                 let prolonged = v == 0x30FC && (script == G_UNICODE_SCRIPT_KATAKANA || script == G_UNICODE_SCRIPT_HIRAGANA
                                                  || script == G_UNICODE_SCRIPT_HAN)
-                guard s == script || prolonged, catalog.family(chain[k], has: v) else { return nil }
+                guard s == script || prolonged, let chosen, FcCharSetHasChar(chosen, v) != 0 else { return nil }
             }
-            guard !catalog.family(base.resolved.family, has: v) else { return nil }
+            if let own, FcCharSetHasChar(own, v) != 0 { return nil }
             i += length
         }
         guard k >= 0 else { return nil }
