@@ -16,10 +16,11 @@ import LoomLayout
 extension PangoEngine {
     /// The pieces of the fallback word `word` (in `font`, too wide for the `room` units left
     /// on its line; `lineIsEmpty`: nothing is on that line yet) as Pango lays it out: each
-    /// piece's width, one piece per line, and whether the first piece goes on that line (else
-    /// the word starts the next one). nil when the word path cannot tell exactly.
+    /// piece's width and where it ends (a byte offset in the word), one piece per line, and
+    /// whether the first piece goes on that line (else the word starts the next one). nil
+    /// when the word path cannot tell exactly.
     func fallbackWordPieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, room: Int, lineIsEmpty: Bool,
-                            limit: Int) -> (onLine: Bool, pieces: [Int])? {
+                            limit: Int) -> (onLine: Bool, pieces: [(width: Int, end: Int)])? {
         var scalars: [Unicode.Scalar] = [], offsets: [Int] = []
         var i = 0
         while i < word.count {
@@ -56,7 +57,7 @@ extension PangoEngine {
             }
         }
         // Greedy, as Pango: the last break where the part fits.
-        var pieces: [Int] = []
+        var pieces: [(width: Int, end: Int)] = []
         var onLine = true
         var pos = 0, space = room, empty = lineIsEmpty
         while pos < n {
@@ -80,7 +81,7 @@ extension PangoEngine {
                 let part = shapeFallbackWord(UnsafeBufferPointer(rebasing: word[offsets[pos]..<offsets[best]]), font: font)
                 guard part.valid, Int(part.word) == bestWidth else { return nil }
             }
-            pieces.append(bestWidth)
+            pieces.append((bestWidth, offsets[best]))
             pos = best
             space = limit; empty = true
         }

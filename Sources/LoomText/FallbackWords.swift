@@ -68,6 +68,9 @@ extension PangoEngine {
         let chain = catalog.fallbackChain
         var k = -1
         var script = G_UNICODE_SCRIPT_INVALID_CODE
+        // The character sets, looked up by name once per word.
+        let own = catalog.charset(of: base.resolved.family)
+        var chosen: OpaquePointer? = nil
         var i = 0
         while i < word.count {
             let (v, length) = PangoEngine.decodeUTF8(word, i)
@@ -77,14 +80,15 @@ extension PangoEngine {
                 guard k >= 0, chain[k] != FontCatalog.emojiFamily, s != G_UNICODE_SCRIPT_COMMON,
                       s != G_UNICODE_SCRIPT_INHERITED else { return nil }
                 script = s
+                chosen = catalog.chainCharset(k)
             } else {
                 // The prolonged sound mark ー is Common: Pango keeps it in the kana or Han run
                 // before it.
                 let prolonged = v == 0x30FC && (script == G_UNICODE_SCRIPT_KATAKANA || script == G_UNICODE_SCRIPT_HIRAGANA
                                                  || script == G_UNICODE_SCRIPT_HAN)
-                guard s == script || prolonged, catalog.family(chain[k], has: v) else { return nil }
+                guard s == script || prolonged, let chosen, FcCharSetHasChar(chosen, v) != 0 else { return nil }
             }
-            guard !catalog.family(base.resolved.family, has: v) else { return nil }
+            if let own, FcCharSetHasChar(own, v) != 0 { return nil }
             i += length
         }
         guard k >= 0 else { return nil }
@@ -94,14 +98,14 @@ extension PangoEngine {
     /// A fallback word shaped alone in `font`, in its script (or `given`) and the language
     /// Pango derives for it (an entry with no spaces).
     func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont,
-                           script given: GUnicodeScript? = nil) -> WordCache.Entry {
+                           script given: GUnicodeScript? = nil, rightToLeft: Bool = false) -> WordCache.Entry {
         guard let pangoFont = font.font, !word.isEmpty else { return .invalid }
         let first = word[0] < 0x80 ? UInt32(word[0]) : PangoEngine.decodeUTF8(word, 0).0
         let script = PangoScript(rawValue: Int32((given ?? g_unichar_get_script(first)).rawValue))
         var analysis = PangoAnalysis()
         analysis.font = pangoFont
         // Arabic and Hebrew words are one right-to-left run (bidi level 1) in any paragraph.
-        analysis.level = PangoEngine.isRightToLeft(script) ? 1 : 0
+        analysis.level = rightToLeft || PangoEngine.isRightToLeft(script) ? 1 : 0
         analysis.gravity = UInt8(PANGO_GRAVITY_SOUTH.rawValue)
         analysis.script = UInt8(truncatingIfNeeded: script.rawValue)
         var lang = language
@@ -128,10 +132,11 @@ extension PangoEngine {
 
     /// The lines of the paragraph [p, e) of `s` (`words` words, checked by breakLines) in
     /// which some words are fallback words; false when the text needs Pango.
-    /// `rightToLeft`: the paragraph has an Arabic or Hebrew letter (RightToLeftWords.swift).
+    /// `rightToLeft`: the paragraph has an Arabic or Hebrew letter (RightToLeftWords.swift);
+    /// `needsRules`: it has an input of soft rules (MixedSoftRules.swift).
     func mixedParagraphLines(_ s: UnsafeBufferPointer<UInt8>, _ p: Int, _ e: Int, words: Int, profile: FaceWordProfile,
                              font base: EngineFont, fontID: Int32, limit: Int, cache: WordCache, rightToLeft: Bool,
-                             state: inout WordLineState) -> Bool {
+                             needsRules: Bool, state: inout WordLineState) -> Bool {
         // In a right-to-left paragraph, words of the text's font start with a letter and
         // end with a letter or digit unless a word of the text's font follows.
         let letterEdges = rightToLeft && PangoEngine.isRightToLeftParagraph(s, p, e)
@@ -147,11 +152,19 @@ extension PangoEngine {
         // Fallback words and emoji words; the first can break inside (a fallback word).
         var previousFallback = false, previousBreakable = false, previousMark = false, previousSplit = (above: 0.0, below: 0.0)
         var previousGap = 0, previousStart = 0, previousEnd = 0
+        // The bytes of the line so far (Line.start, Line.end).
+        var lineStart = p, lineEnd = p
+        if needsRules {
+            state.glyphs.removeAll(keepingCapacity: true)
+            state.starts.removeAll(keepingCapacity: true)
+        }
         // The script of the fallback word before a mark (nil: none, or an emoji word), the
         // script of the previous word when it is a fallback word, whether the previous word
         // was shaped with a space before it, and whether it must stay on its mark's line.
         var markScript: GUnicodeScript? = nil, previousScript: GUnicodeScript? = nil
         var previousLead = false, previousGlued = false, previousOpenEdge = false
+        // Whether the previous word's final mark was shaped as an item of its own (openEdgeSplit).
+        var previousSplitEdge = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -175,7 +188,7 @@ extension PangoEngine {
                     while digits < j && s[digits] >= 0x30 && s[digits] <= 0x39 { digits += 1 }
                 }
                 if digits > start {
-                    guard digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
+                    guard !needsRules, !rightToLeft, digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
                           let script = markScript
                     else { return false }
                     var run = Array(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]))
@@ -205,14 +218,27 @@ extension PangoEngine {
                     if previousFallback && kinds[Int(s[start])] & FaceWordProfile.letterBit == 0 { return false }
                     let flags: UInt8 = (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
                     next = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
+                    if needsRules {
+                        guard !next.substituted else { return false }
+                        if k > 0 { appendNominalSpace(profile: profile, state: &state) }
+                        appendNominalGlyphs(s, start, j, profile: profile, state: &state)
+                    }
                 } else {
                     let first = keycap ? UInt32(s[start]) : PangoEngine.decodeUTF8(word, 0).0
                     if !keycap && profile.usable(first) {
                         // A stand-alone mark (· – — • …) between two fallback or emoji words:
                         // the spaces around it are in the text's family (EmojiLayout.spaces),
                         // so it is an item of its own, shaped alone in the text's font.
-                        guard previousFallback, !rightToLeft else { return false }
-                        next = wordEntry(word, font: base, fontID: fontID, flags: 8, cache: cache, table: &state.table)
+                        // Between two right-to-left words (checked at the next one) it takes their
+                        // level and script: shaped so (flags 64: Arabic, 128: Hebrew).
+                        guard previousFallback, !needsRules else { return false }
+                        var flags: UInt8 = 8
+                        if rightToLeft {
+                            guard let script = previousScript,
+                                  script == G_UNICODE_SCRIPT_ARABIC || script == G_UNICODE_SCRIPT_HEBREW else { return false }
+                            flags |= script == G_UNICODE_SCRIPT_ARABIC ? 64 : 128
+                        }
+                        next = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
                         nextMark = true
                         markScript = previousScript
                     } else if !keycap && PangoEngine.mayBeFallbackLetter(first) {
@@ -229,6 +255,27 @@ extension PangoEngine {
                         split = (Double(next.leadSpace), Double(next.trailSpace))
                     }
                     nextFallback = true
+                    if needsRules {
+                        // The run of the text's font before this word ends here.
+                        if k > 0 { appendNominalSpace(profile: profile, state: &state) }
+                        guard softRulesChangeNothing(profile: profile, font: base, state: &state) else { return false }
+                    }
+                }
+                if previousMark && rightToLeft {
+                    guard nextScript == G_UNICODE_SCRIPT_ARABIC || nextScript == G_UNICODE_SCRIPT_HEBREW else { return false }
+                }
+                if previousOpenEdge && nextFallback {
+                    // The mark ending the previous word (RightToLeftWords.swift): when the next
+                    // strong character is right to left (or none is) it takes the paragraph's
+                    // level, else it stays in the word's item.
+                    if PangoEngine.nextStrongIsRightToLeft(s, start, e) {
+                        guard let split = openEdgeSplit(s, previousStart, previousEnd, lead: previousLead, atEnd: false,
+                                                        profile: profile, font: base, fontID: fontID, space: space,
+                                                        cache: cache, state: &state) else { return false }
+                        previous = split
+                        previousSplitEdge = true
+                    }
+                    previousOpenEdge = false
                 }
                 guard next.valid, !previousMark || glued || nextFallback && !nextMark,
                       !previousOpenEdge || !nextFallback else { return false }
@@ -239,7 +286,7 @@ extension PangoEngine {
                     } else {
                         // A space beside a fallback word: the text font's space, the same
                         // whichever item it joins.
-                        if !previousFallback {
+                        if !previousFallback && !previousSplitEdge {
                             guard Int(previous.trailSpace) == space else { return false }
                             let bare = wordEntry(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]), font: base,
                                                  fontID: fontID, flags: previousLead ? 1 : 0, cache: cache, table: &state.table)
@@ -250,6 +297,14 @@ extension PangoEngine {
                     }
                 }
             }
+            if k == words && previousOpenEdge {
+                // The mark ending the paragraph's last word takes the paragraph's level.
+                guard let split = openEdgeSplit(s, previousStart, previousEnd, lead: previousLead, atEnd: true,
+                                                profile: profile, font: base, fontID: fontID, space: space,
+                                                cache: cache, state: &state) else { return false }
+                previous = split
+                previousOpenEdge = false
+            }
             if k > 0, previousBreakable,
                started ? units + previousGap + Int(previous.word) > limit : Int(previous.word) > limit {
                 // A fallback word that does not fit: in pieces where Pango breaks it (FallbackBreaks.swift).
@@ -257,15 +312,20 @@ extension PangoEngine {
                 guard let f = fallbackWordFont(word, base: base),
                       let (onLine, pieces) = fallbackWordPieces(word, font: f, room: started ? limit - units - previousGap : limit,
                                                                 lineIsEmpty: !started, limit: limit) else { return false }
-                for (index, piece) in pieces.enumerated() {
+                for (index, (piece, pieceEnd)) in pieces.enumerated() {
+                    let last = index == pieces.count - 1
                     if index == 0 && onLine {
                         units = started ? units + previousGap + piece : piece
+                        if !started { lineStart = previousStart }
                     } else {
                         if started {
-                            state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below))
+                            state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below,
+                                                     start: lineStart, end: lineEnd))
                         }
                         units = piece; above = 0; below = 0
+                        lineStart = index == 0 ? previousStart : previousStart + pieces[index - 1].end
                     }
+                    lineEnd = last ? previousEnd : previousStart + pieceEnd
                     started = true
                     above = max(above, previousSplit.above); below = max(below, previousSplit.below)
                 }
@@ -283,7 +343,8 @@ extension PangoEngine {
                         // line of the fallback word before them (elsewhere Pango breaks them
                         // otherwise).
                         if previousGlued || glued { return false }
-                        state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below))
+                        state.lines.append(.init(units: units, endsParagraph: false, empty: false, above: above, below: below,
+                                                 start: lineStart, end: lineEnd))
                         above = 0; below = 0
                     }
                 }
@@ -291,7 +352,9 @@ extension PangoEngine {
                     guard w + atBreak <= limit else { return false }
                     units = w
                     started = true
+                    lineStart = previousStart
                 }
+                lineEnd = previousEnd
                 if previousFallback {
                     above = max(above, previousSplit.above); below = max(below, previousSplit.below)
                 }
@@ -301,9 +364,11 @@ extension PangoEngine {
             previousScript = nextScript; previousLead = nextLead; previousGlued = glued; previousOpenEdge = nextOpenEdge
             previousSplit = split
             previousGap = gap; previousStart = start; previousEnd = j
+            previousSplitEdge = false
         }
-        state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below))
-        return true
+        state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below,
+                                 start: lineStart, end: lineEnd))
+        return !needsRules || softRulesChangeNothing(profile: profile, font: base, state: &state)
     }
 
     /// " ", for looking the space up as a word.

@@ -52,9 +52,16 @@ final class FontCatalog: @unchecked Sendable {
 
     /// Whether the family (canonical or lower-cased name) has a glyph for `v`.
     func family(_ name: String, has v: UInt32) -> Bool {
-        guard let set = charsetsByName[name] ?? familyCharsets[name.lowercased()] else { return false }
+        guard let set = charset(of: name) else { return false }
         return FcCharSetHasChar(set, v) != 0
     }
+
+    /// The family's character set (FcCharSet*), or nil for an unknown family: for asking
+    /// about many characters with one look-up of the name.
+    func charset(of name: String) -> OpaquePointer? { charsetsByName[name] ?? familyCharsets[name.lowercased()] }
+
+    /// The character set of the family at `index` of `fallbackChain`.
+    func chainCharset(_ index: Int) -> OpaquePointer? { chainCharsets[index] }
 
     /// The families of the chain for the scripts most texts use (`coreScripts`), and Noto
     /// Sans, the CJK and the emoji fonts: per index of `fallbackChain`, whether it is one.

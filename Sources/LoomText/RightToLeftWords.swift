@@ -15,10 +15,16 @@ import LoomLayout
 // neutral at the edge of a Latin word (the `.` of `spec.`) between that word and an Arabic
 // one, or the paragraph's end, takes level 1 and leaves the word's item. So there a word in
 // the text's font starts with a letter (after a fallback word it must everywhere) and, when
-// it ends in anything but a letter or digit, has a word of the text's font after it (the
-// neutrals between two Latin words keep their level; digits after a letter take its
-// direction). Digits after an Arabic word become Arabic numbers, and a stand-alone mark (·)
-// takes the level of its neighbours: paragraphs with right-to-left words take neither.
+// it ends in anything but a letter or digit, has a word of the text's font or of another
+// left-to-right script after it (the neutrals between two such words keep their level;
+// digits after a letter take its direction), or ends in one mark followed (past emoji and
+// spaces, which are neutral) by a right-to-left word or the paragraph's end: then it is
+// measured as Pango itemizes it, its letters an
+// item of the text's font (unkerned at the end) and the mark an item of its own at level 1
+// (`openEdgeSplit`). Digits after an Arabic word become Arabic numbers: paragraphs with
+// right-to-left words take none after a mark. A stand-alone mark (·) takes the level of its
+// neighbours: it is taken between two right-to-left words only, shaped alone right to left
+// in their script (which it inherits, as Pango's items do).
 // Truncation is decided in logical order (Truncation.swift), the same in both directions.
 
 extension PangoEngine {
@@ -45,5 +51,60 @@ extension PangoEngine {
         UnsafeBufferPointer(rebasing: s[p..<e]).withMemoryRebound(to: CChar.self) {
             loom_find_base_dir($0.baseAddress, Int32($0.count)) == PANGO_DIRECTION_RTL
         }
+    }
+
+    /// Whether the first strong character of [from, to) of `s` (words of the word path after
+    /// a Latin word) is right to left, or there is none (the paragraph's end of a
+    /// right-to-left paragraph). Digits count as left to right: after a Latin word's
+    /// letters, with neutrals between, they resolve to its direction (UAX #9 W2, W7).
+    static func nextStrongIsRightToLeft(_ s: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        var i = from
+        while i < to {
+            let b = s[i]
+            if b < 0x80 {
+                if isASCIIAlnum(UInt32(b)) { return false }
+                i += 1
+                continue
+            }
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            let direction = UnsafeBufferPointer(rebasing: s[i..<min(to, i + length)]).withMemoryRebound(to: CChar.self) {
+                loom_find_base_dir($0.baseAddress, Int32($0.count))
+            }
+            if direction == PANGO_DIRECTION_RTL { return true }
+            if direction == PANGO_DIRECTION_LTR { return false }
+            i += length
+        }
+        return true
+    }
+
+    /// The Latin word [start, end) of `s` in a right-to-left paragraph, its final mark
+    /// taking the paragraph's level: its letters shaped as an item (after a space when
+    /// `lead`), the mark shaped alone right to left; nil when the word has more than one
+    /// mark at its end, a mark that mirrors, or when the mark with the space after it (not
+    /// `atEnd`) does not measure as the mark and the text font's space (`space`) apart.
+    func openEdgeSplit(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, lead: Bool, atEnd: Bool,
+                       profile: FaceWordProfile, font: EngineFont, fontID: Int32, space: Int, cache: WordCache,
+                       state: inout WordLineState) -> WordCache.Entry? {
+        guard end - start >= 2, s[end - 2] < 0x80, profile.asciiKind[Int(s[end - 2])] & FaceWordProfile.alnumBit != 0
+        else { return nil }
+        switch s[end - 1] {
+        case 0x2E, 0x2C, 0x21, 0x3F, 0x3A, 0x3B: break  // . , ! ? : ;
+        default: return nil
+        }
+        let letters = wordEntry(UnsafeBufferPointer(rebasing: s[start..<(end - 1)]), font: font, fontID: fontID,
+                                flags: lead ? 1 : 0, cache: cache, table: &state.table)
+        let mark = wordEntry(UnsafeBufferPointer(rebasing: s[(end - 1)..<end]), font: font, fontID: fontID,
+                             flags: 8 | 32, cache: cache, table: &state.table)
+        guard letters.valid, mark.valid else { return nil }
+        if !atEnd {
+            guard end < s.count, s[end] == 0x20 else { return nil }
+            let spaced = wordEntry(UnsafeBufferPointer(rebasing: s[(end - 1)..<(end + 1)]), font: font, fontID: fontID,
+                                   flags: 8 | 32, cache: cache, table: &state.table)
+            guard spaced.valid, Int(spaced.word) == Int(mark.word) + space else { return nil }
+        }
+        guard let word = Int32(exactly: Int(letters.word) + Int(mark.word)), let spaceUnits = Int32(exactly: space)
+        else { return nil }
+        return WordCache.Entry(word: word, trailSpace: spaceUnits, leadSpace: letters.leadSpace, valid: true,
+                               substituted: letters.substituted)
     }
 }

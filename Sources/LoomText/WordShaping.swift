@@ -33,97 +33,11 @@ import Synchronization
 // word (· – — • …), all with a glyph in the font and none a (hard) trigger; no break opportunity
 // inside a word by Chromium's ASCII pair table (`TextPreparation.chromiumBreak`), so the
 // break opportunities are exactly the spaces (always a break in Chromium: the full path
-// patches Pango to that); no word wider than the line (break-word would cut it); and a
-// line limit that cuts the text only where the truncation text simply follows the line.
+// patches Pango to that); no word wider than the line (break-word would cut it). Where a
+// line limit cuts the text and the truncation text does not simply follow the last line,
+// that line alone is laid out by Pango (WordTruncation.swift).
 // Paragraphs with words of fallback fonts: FallbackWords.swift. Anything else returns nil
 // and the caller lays the text out with Pango (testWordPathAgreesWithPango compares both).
-
-/// Which characters of a face the word path may use. Computed once per face and shared by
-/// every engine; a class, so that taking it for a measurement retains one object.
-final class FaceWordProfile: Sendable {
-    /// Whether words can be shaped apart in this face at all.
-    let eligible: Bool
-    /// Per ASCII character: `usableBit` (printable, with a glyph and no (hard) trigger),
-    /// `softBit` (an input of soft lookups), `letterBit` (a letter: the paragraph's script
-    /// is Latin), `alnumBit`, `plainLetterBit`. One table, so that reading a character of the text takes one load.
-    let asciiKind: [UInt8]
-    /// The stand-alone punctuation marks with a glyph and no (hard) trigger.
-    let extra: [UInt32: Bool]
-    /// Nominal glyphs of the usable characters (ASCII by scalar value, space included).
-    let asciiGlyph: [UInt32]
-    let extraGlyph: [UInt32: UInt32]
-    /// Usable marks that are inputs of "soft" lookups (`softLookups`: contextual lookups
-    /// that involve the space and that the word path evaluates itself).
-    let softExtra: [UInt32: Bool]
-    let softLookups: [UInt32]
-
-    static let usableBit: UInt8 = 1, softBit: UInt8 = 2, letterBit: UInt8 = 4, alnumBit: UInt8 = 8
-    /// A usable letter that starts no soft rule.
-    static let plainLetterBit: UInt8 = 16
-    static let standAlone: [UInt32] = [0xB7, 0x2013, 0x2014, 0x2022, 0x2026]
-
-    @inline(__always) func usable(_ v: UInt32) -> Bool {
-        v < 0x80 ? asciiKind[Int(v)] & FaceWordProfile.usableBit != 0 : (extra[v] ?? false)
-    }
-
-    /// For a usable character: whether it starts soft lookup rules.
-    @inline(__always) func soft(_ v: UInt32) -> Bool {
-        v < 0x80 ? asciiKind[Int(v)] & FaceWordProfile.softBit != 0 : (softExtra[v] ?? false)
-    }
-
-    /// For a usable character or the space: its nominal glyph.
-    @inline(__always) func glyph(_ v: UInt32) -> UInt32 {
-        v < 0x80 ? asciiGlyph[Int(v)] : (extraGlyph[v] ?? 0)
-    }
-
-    private init(eligible: Bool, asciiKind: [UInt8], extra: [UInt32: Bool], asciiGlyph: [UInt32],
-                 extraGlyph: [UInt32: UInt32], softExtra: [UInt32: Bool], softLookups: [UInt32]) {
-        self.eligible = eligible; self.asciiKind = asciiKind; self.extra = extra; self.asciiGlyph = asciiGlyph
-        self.extraGlyph = extraGlyph; self.softExtra = softExtra; self.softLookups = softLookups
-    }
-
-    /// A face the word path does not use (nothing is usable).
-    convenience init() {
-        self.init(eligible: false, asciiKind: [UInt8](repeating: 0, count: 128), extra: [:],
-                  asciiGlyph: [UInt32](repeating: 0, count: 128), extraGlyph: [:], softExtra: [:], softLookups: [])
-    }
-
-    convenience init(font: UnsafeMutablePointer<PangoFont>) {
-        guard let face = loom_font_face(font) else { self.init(); return }
-        let space = loom_nominal_glyph(font, 0x20)
-        let triggers = hb_set_create(), soft = hb_set_create(), softTriggers = hb_set_create()
-        defer { hb_set_destroy(triggers); hb_set_destroy(soft); hb_set_destroy(softTriggers) }
-        guard space != 0, loom_face_word_analysis(face, space, triggers, soft, softTriggers) != 0 else {
-            self.init(); return
-        }
-        func ok(_ g: UInt32) -> Bool { g != 0 && hb_set_has(triggers, g) == 0 }
-        var kind = [UInt8](repeating: 0, count: 128), glyphs = [UInt32](repeating: 0, count: 128)
-        glyphs[0x20] = space
-        for v in UInt32(0x21)..<0x7F {
-            let g = loom_nominal_glyph(font, v)
-            glyphs[Int(v)] = g
-            var k: UInt8 = ok(g) ? FaceWordProfile.usableBit : 0
-            if hb_set_has(softTriggers, g) != 0 { k |= FaceWordProfile.softBit }
-            if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { k |= FaceWordProfile.letterBit | FaceWordProfile.alnumBit }
-            if v >= 0x30 && v <= 0x39 { k |= FaceWordProfile.alnumBit }
-            if k & (FaceWordProfile.usableBit | FaceWordProfile.softBit | FaceWordProfile.letterBit)
-                == FaceWordProfile.usableBit | FaceWordProfile.letterBit { k |= FaceWordProfile.plainLetterBit }
-            kind[Int(v)] = k
-        }
-        var extra: [UInt32: Bool] = [:], extraGlyph: [UInt32: UInt32] = [:], softExtra: [UInt32: Bool] = [:]
-        for v in FaceWordProfile.standAlone {
-            let g = loom_nominal_glyph(font, v)
-            extraGlyph[v] = g
-            extra[v] = ok(g)
-            softExtra[v] = hb_set_has(softTriggers, g) != 0
-        }
-        var lookups: [UInt32] = []
-        var l = hb_codepoint_t.max  // HB_SET_VALUE_INVALID
-        while hb_set_next(soft, &l) != 0 { lookups.append(l) }
-        self.init(eligible: true, asciiKind: kind, extra: extra, asciiGlyph: glyphs, extraGlyph: extraGlyph,
-                  softExtra: softExtra, softLookups: lookups)
-    }
-}
 
 extension PangoEngine {
     /// The advances of `word` (its UTF-8 bytes) in `font`: from the engine's table, else
@@ -153,6 +67,9 @@ extension PangoEngine {
 
     private func shapeWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, flags: UInt8) -> WordCache.Entry {
         let invalid = WordCache.Entry.invalid
+        if flags & 64 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_ARABIC) }
+        if flags & 128 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_HEBREW) }
+        if flags & 32 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_LATIN, rightToLeft: true) }
         if flags & 8 != 0 { return shapeFallbackWord(word, font: font) }
         if flags & 16 != 0 { return shapeEmojiWord(word, font: font) }
         guard let pangoFont = font.font else { return invalid }
@@ -281,8 +198,18 @@ extension PangoEngine {
             let w = Double(lines[k].units) / Double(LOOM_PANGO_SCALE)
             if used < w { used = w }
         }
-        guard let lastWidth = lastVisibleWidth(text, lines[last], truncated: truncated, base: base, containerWidth: width)
-        else { return nil }
+        var fitted: Double? = nil
+        if let w = lastVisibleWidth(text, lines[last], truncated: truncated, base: base, containerWidth: width) {
+            fitted = w
+        } else if spans.count == 1 {
+            var string = spans[0].text
+            fitted = string.withUTF8 { fittedLastLineWidth(text, $0, lines[last], base: base, containerWidth: width) }
+        } else {
+            fitted = scratch.bytes.withUnsafeBufferPointer {
+                fittedLastLineWidth(text, $0, lines[last], base: base, containerWidth: width)
+            }
+        }
+        guard let lastWidth = fitted else { return nil }
         if last == 0 { used = lastWidth } else if used < lastWidth { used = lastWidth }
         var height = 0.0
         for k in 0..<visible { height += box(lines[k]) }
@@ -396,8 +323,8 @@ extension PangoEngine {
                 state.lines.append(.init(units: 0, endsParagraph: true, empty: true))
             } else {
                 guard mixed
-                    ? !needsRules && mixedParagraphLines(s, p, i, words: count, profile: profile, font: font, fontID: fontID,
-                                                         limit: limit, cache: cache, rightToLeft: rightToLeft, state: &state)
+                    ? mixedParagraphLines(s, p, i, words: count, profile: profile, font: font, fontID: fontID, limit: limit,
+                                          cache: cache, rightToLeft: rightToLeft, needsRules: needsRules, state: &state)
                     : paragraphLines(s, p, i, words: count, script: latin ? 0 : 4, needsRules: needsRules,
                                      profile: profile, font: font, fontID: fontID, limit: limit, cache: cache,
                                      state: &state) else { return false }
@@ -421,15 +348,19 @@ extension PangoEngine {
         var units = 0
         var started = false
         var previous = WordCache.Entry.invalid
+        // The bytes of word k − 1 and of the line so far.
+        var previousStart = p, previousEnd = p, lineStart = p, lineEnd = p
         var j = p
         // Word k is looked up at step k, and word k − 1 placed then, knowing the advance of
         // the space before word k (the last word is placed at step `words`).
         for k in 0...words {
             var next: WordCache.Entry? = nil
+            var nextStart = j
             if k & 4095 == 4095 && shouldStop() { return false }
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 let start = j
+                nextStart = start
                 while j < e && s[j] != 0x20 && s[j] != 0x09 { j += 1 }
                 let flags: UInt8 = script | (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
                 let entry = wordEntry(UnsafeBufferPointer(rebasing: s[start..<j]), font: font, fontID: fontID,
@@ -466,7 +397,8 @@ extension PangoEngine {
                         units = candidate
                         placed = true
                     } else {
-                        state.lines.append(.init(units: units, endsParagraph: false, empty: false))
+                        state.lines.append(.init(units: units, endsParagraph: false, empty: false,
+                                                 start: lineStart, end: lineEnd))
                     }
                 }
                 if !placed {
@@ -474,11 +406,14 @@ extension PangoEngine {
                     guard w + atBreak <= limit else { return false }
                     units = w
                     started = true
+                    lineStart = previousStart
                 }
+                lineEnd = previousEnd
             }
             if let next { previous = next }
+            previousStart = nextStart; previousEnd = j
         }
-        state.lines.append(.init(units: units, endsParagraph: true, empty: false))
+        state.lines.append(.init(units: units, endsParagraph: true, empty: false, start: lineStart, end: lineEnd))
         if needsRules {
             // Contextual lookups that involve the space (Inter's case-sensitive forms, its
             // × between digits) must change nothing anywhere in the paragraph

@@ -101,10 +101,12 @@ struct WordTable {
 /// Per-engine buffers of the word path, reused between measurements.
 final class WordScratch {
     /// A line: its width, and the largest parts above and below the baseline of its
-    /// fallback fonts (0: none; FallbackWords.swift).
+    /// fallback fonts (0: none; FallbackWords.swift); the bytes of the text from its first
+    /// word's start (or piece's: FallbackBreaks.swift) to its last one's end (-1: not known).
     struct Line {
         var units: Int; var endsParagraph: Bool; var empty: Bool
         var above = 0.0, below = 0.0
+        var start = -1, end = -1
     }
     var lines: [Line] = []
     /// The text's bytes when it has several spans.

@@ -1,0 +1,91 @@
+import CPango
+import LoomLayout
+
+// What the word path (WordShaping.swift) may measure in a face, found once per face.
+
+/// Which characters of a face the word path may use. Computed once per face and shared by
+/// every engine; a class, so that taking it for a measurement retains one object.
+final class FaceWordProfile: Sendable {
+    /// Whether words can be shaped apart in this face at all.
+    let eligible: Bool
+    /// Per ASCII character: `usableBit` (printable, with a glyph and no (hard) trigger),
+    /// `softBit` (an input of soft lookups), `letterBit` (a letter: the paragraph's script
+    /// is Latin), `alnumBit`, `plainLetterBit`. One table, so that reading a character of the text takes one load.
+    let asciiKind: [UInt8]
+    /// The stand-alone punctuation marks with a glyph and no (hard) trigger.
+    let extra: [UInt32: Bool]
+    /// Nominal glyphs of the usable characters (ASCII by scalar value, space included).
+    let asciiGlyph: [UInt32]
+    let extraGlyph: [UInt32: UInt32]
+    /// Usable marks that are inputs of "soft" lookups (`softLookups`: contextual lookups
+    /// that involve the space and that the word path evaluates itself).
+    let softExtra: [UInt32: Bool]
+    let softLookups: [UInt32]
+
+    static let usableBit: UInt8 = 1, softBit: UInt8 = 2, letterBit: UInt8 = 4, alnumBit: UInt8 = 8
+    /// A usable letter that starts no soft rule.
+    static let plainLetterBit: UInt8 = 16
+    static let standAlone: [UInt32] = [0xB7, 0x2013, 0x2014, 0x2022, 0x2026]
+
+    @inline(__always) func usable(_ v: UInt32) -> Bool {
+        v < 0x80 ? asciiKind[Int(v)] & FaceWordProfile.usableBit != 0 : (extra[v] ?? false)
+    }
+
+    /// For a usable character: whether it starts soft lookup rules.
+    @inline(__always) func soft(_ v: UInt32) -> Bool {
+        v < 0x80 ? asciiKind[Int(v)] & FaceWordProfile.softBit != 0 : (softExtra[v] ?? false)
+    }
+
+    /// For a usable character or the space: its nominal glyph.
+    @inline(__always) func glyph(_ v: UInt32) -> UInt32 {
+        v < 0x80 ? asciiGlyph[Int(v)] : (extraGlyph[v] ?? 0)
+    }
+
+    private init(eligible: Bool, asciiKind: [UInt8], extra: [UInt32: Bool], asciiGlyph: [UInt32],
+                 extraGlyph: [UInt32: UInt32], softExtra: [UInt32: Bool], softLookups: [UInt32]) {
+        self.eligible = eligible; self.asciiKind = asciiKind; self.extra = extra; self.asciiGlyph = asciiGlyph
+        self.extraGlyph = extraGlyph; self.softExtra = softExtra; self.softLookups = softLookups
+    }
+
+    /// A face the word path does not use (nothing is usable).
+    convenience init() {
+        self.init(eligible: false, asciiKind: [UInt8](repeating: 0, count: 128), extra: [:],
+                  asciiGlyph: [UInt32](repeating: 0, count: 128), extraGlyph: [:], softExtra: [:], softLookups: [])
+    }
+
+    convenience init(font: UnsafeMutablePointer<PangoFont>) {
+        guard let face = loom_font_face(font) else { self.init(); return }
+        let space = loom_nominal_glyph(font, 0x20)
+        let triggers = hb_set_create(), soft = hb_set_create(), softTriggers = hb_set_create()
+        defer { hb_set_destroy(triggers); hb_set_destroy(soft); hb_set_destroy(softTriggers) }
+        guard space != 0, loom_face_word_analysis(face, space, triggers, soft, softTriggers) != 0 else {
+            self.init(); return
+        }
+        func ok(_ g: UInt32) -> Bool { g != 0 && hb_set_has(triggers, g) == 0 }
+        var kind = [UInt8](repeating: 0, count: 128), glyphs = [UInt32](repeating: 0, count: 128)
+        glyphs[0x20] = space
+        for v in UInt32(0x21)..<0x7F {
+            let g = loom_nominal_glyph(font, v)
+            glyphs[Int(v)] = g
+            var k: UInt8 = ok(g) ? FaceWordProfile.usableBit : 0
+            if hb_set_has(softTriggers, g) != 0 { k |= FaceWordProfile.softBit }
+            if (v | 0x20) >= 0x61 && (v | 0x20) <= 0x7A { k |= FaceWordProfile.letterBit | FaceWordProfile.alnumBit }
+            if v >= 0x30 && v <= 0x39 { k |= FaceWordProfile.alnumBit }
+            if k & (FaceWordProfile.usableBit | FaceWordProfile.softBit | FaceWordProfile.letterBit)
+                == FaceWordProfile.usableBit | FaceWordProfile.letterBit { k |= FaceWordProfile.plainLetterBit }
+            kind[Int(v)] = k
+        }
+        var extra: [UInt32: Bool] = [:], extraGlyph: [UInt32: UInt32] = [:], softExtra: [UInt32: Bool] = [:]
+        for v in FaceWordProfile.standAlone {
+            let g = loom_nominal_glyph(font, v)
+            extraGlyph[v] = g
+            extra[v] = ok(g)
+            softExtra[v] = hb_set_has(softTriggers, g) != 0
+        }
+        var lookups: [UInt32] = []
+        var l = hb_codepoint_t.max  // HB_SET_VALUE_INVALID
+        while hb_set_next(soft, &l) != 0 { lookups.append(l) }
+        self.init(eligible: true, asciiKind: kind, extra: extra, asciiGlyph: glyphs, extraGlyph: extraGlyph,
+                  softExtra: softExtra, softLookups: lookups)
+    }
+}
