@@ -29,14 +29,17 @@ final class YogaNode {
     let wrap: YogaWrap
     let isAbsolute: Bool
     /// Margin, padding, border and position: shared with the previous sibling when equal
-    /// (and by every node without any), which keeps the node small.
-    let edges: YogaNodeEdges
-    /// `edges`, lent (a sibling compares its own with them while the tree is built).
+    /// (and by every node without any), which keeps the node small. Read through a lent
+    /// reference: a retain per node, all on one shared object, cost more than the rest of
+    /// storing a leaf. `ownEdges` holds the ones this node made; shared ones are held by the
+    /// sibling that made them, which lives as long as this node.
+    private let ownEdges: YogaNodeEdges?
+    /// The edges, lent (also what a sibling compares its own with while the tree is built).
     let edgesRef: Unmanaged<YogaNodeEdges>
-    @inline(__always) var margin: YogaEdgeValues { edges.margin }
-    @inline(__always) var padding: YogaEdgeValues { edges.padding }
-    @inline(__always) var border: YogaEdgeValues { edges.border }
-    @inline(__always) var position: YogaEdgeValues { edges.position }
+    @inline(__always) var margin: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.margin } }
+    @inline(__always) var padding: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.padding } }
+    @inline(__always) var border: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.border } }
+    @inline(__always) var position: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.position } }
     let dimensions: (YogaValue, YogaValue)
     /// Min sizes; the root's are overwritten before each pass (§2).
     var minDimensions: (YogaValue, YogaValue)
@@ -141,20 +144,17 @@ final class YogaNode {
             }
         }
         let slack: Float = pure ? 2 * largestPoints + deepest : 0
-        // Edges made here live in `madeEdges` until the node holds them.
-        return withExtendedLifetime(madeEdges) {
-            YogaNode(Unmanaged.passUnretained(element), hasOwner: hasOwner, parentAlignItems: parentAlignItems,
-                     style: style, edges: edges.takeUnretainedValue(), children: made, isPure: pure, slack: slack)
-        }
+        return YogaNode(Unmanaged.passUnretained(element), hasOwner: hasOwner, parentAlignItems: parentAlignItems,
+                        style: style, edges: edges, ownEdges: madeEdges, children: made, isPure: pure, slack: slack)
     }
 
     private init(_ element: Unmanaged<DisplayNode>, hasOwner: Bool, parentAlignItems: StackLayoutAlignItems?, style r: Resolved,
-                 edges: YogaNodeEdges, children: [YogaNode], isPure: Bool, slack: Float) {
+                 edges: Unmanaged<YogaNodeEdges>, ownEdges: YogaNodeEdges?, children: [YogaNode], isPure: Bool, slack: Float) {
         self.element = element.takeUnretainedValue()
         self.hasOwner = hasOwner
         self.parentAlignItems = parentAlignItems
-        self.edges = edges
-        edgesRef = Unmanaged.passUnretained(edges)
+        self.ownEdges = ownEdges
+        edgesRef = edges
         self.children = children
         hasMeasure = r.hasMeasure
         flexDirection = r.flexDirection
