@@ -371,13 +371,7 @@ extension PangoEngine {
                     // The paragraph's nominal glyphs (one space between words) and where
                     // soft rules may start.
                     if k > 0 { state.glyphs.append(profile.glyph(0x20)); state.starts.append(0) }
-                    var q = start
-                    while q < j {
-                        let (v, length) = s[q] < 0x80 ? (UInt32(s[q]), 1) : PangoEngine.decodeUTF8(s, q)
-                        state.glyphs.append(profile.glyph(v))
-                        state.starts.append(profile.soft(v) ? 1 : 0)
-                        q += length
-                    }
+                    appendNominalGlyphs(s, start, j, profile: profile, state: &state)
                 }
                 next = entry
             }
