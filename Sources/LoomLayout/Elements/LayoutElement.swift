@@ -56,6 +56,12 @@ open class LayoutElement {
     public final class YogaStyleBox {
         public let style: YogaStyle
         public init(_ style: borrowing YogaStyle) { self.style = copy style }
+        /// `previous` when it stores a style equal to `style`, else a new box: how nodes come
+        /// to share one stored style.
+        public static func stored(_ style: borrowing YogaStyle, sharing previous: YogaStyleBox?) -> YogaStyleBox {
+            if let previous, previous.style == style { return previous }
+            return YogaStyleBox(style)
+        }
     }
     /// `rare`, made on first use.
     final func madeRare() -> Rare {

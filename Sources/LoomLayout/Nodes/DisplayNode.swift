@@ -37,12 +37,10 @@ open class DisplayNode: LayoutElement {
     /// Yoga tree compares and reads it once. Returns whether it was shared.
     @discardableResult
     public func setYogaStyle(_ style: borrowing YogaStyle, sharingWith other: DisplayNode?) -> Bool {
-        if let box = other?.rare?.yogaStyle, box.style == style {
-            madeRare().yogaStyle = box
-            return true
-        }
-        madeRare().yogaStyle = YogaStyleBox(copy style)
-        return false
+        let previous = other?.rare?.yogaStyle
+        let box = YogaStyleBox.stored(style, sharing: previous)
+        madeRare().yogaStyle = box
+        return box === previous
     }
     /// Reads the Yoga style in place, if the node has one, without copying it out as
     /// `yogaStyle`'s getter does: the canonical hash reads every node's.

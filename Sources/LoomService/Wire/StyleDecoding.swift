@@ -64,10 +64,9 @@ extension DecodeState {
 
     /// `yogaScratch` stored: the previous stored style when equal, else a new one.
     @inline(never) private mutating func storedYogaStyle() -> LayoutElement.YogaStyleBox {
-        if let last = lastYogaBox, last.style == yogaScratch { return last }
-        let made = LayoutElement.YogaStyleBox(yogaScratch)
-        lastYogaBox = made
-        return made
+        let box = LayoutElement.YogaStyleBox.stored(yogaScratch, sharing: lastYogaBox)
+        lastYogaBox = box
+        return box
     }
 
     /// The value of Yoga style field `field`, into `yogaScratch`.
