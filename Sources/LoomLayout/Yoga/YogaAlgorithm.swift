@@ -398,6 +398,7 @@ final class YogaLayoutPass {
     /// `YGNodeBoundAxisWithinMinAndMax`.
     @inline(__always)
     func boundWithinMinMax(_ node: YogaNode, _ axis: YogaAxis, _ value: Float, _ axisSize: Float) -> Float {
+        guard node.hasMinOrMax else { return value }
         let d = axis.dimension
         let mn = node.minDimension(d).resolve(axisSize)
         let mx = node.maxDimension(d).resolve(axisSize)
@@ -448,6 +449,7 @@ final class YogaLayoutPass {
     @inline(__always)
     func constrainMaxSize(_ node: YogaNode, _ axis: YogaAxis, _ ownerAxisSize: Float, _ ownerWidth: Float,
                           _ mode: inout YogaMeasureMode, _ size: inout Float) {
+        guard node.hasMinOrMax else { return }
         let maxSize = node.maxDimension(axis.dimension).resolve(ownerAxisSize) + node.marginForAxis(axis, ownerWidth)
         switch mode {
         case .exactly, .atMost:

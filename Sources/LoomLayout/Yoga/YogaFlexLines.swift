@@ -258,16 +258,17 @@ extension YogaLayoutPass {
             var childCrossMode: YogaMeasureMode
             var childMainMode = YogaMeasureMode.exactly
             let ratio = child.aspectRatio
+            let crossDefined = isStyleDimDefined(child, crossAxis, f.availableInnerCrossDim)
+            let stretches = alignItem(node, child) == .stretch
             if !ratio.isNaN {
                 childCrossSize = isMainAxisRow ? (childMainSize - marginMain) / ratio : (childMainSize - marginMain) * ratio
                 childCrossMode = .exactly
                 childCrossSize += marginCross
-            } else if !f.availableInnerCrossDim.isNaN && !isStyleDimDefined(child, crossAxis, f.availableInnerCrossDim)
-                        && f.measureModeCross == .exactly && !(f.isWrap && f.flexBasisOverflows)
-                        && alignItem(node, child) == .stretch {
+            } else if !f.availableInnerCrossDim.isNaN && !crossDefined
+                        && f.measureModeCross == .exactly && !(f.isWrap && f.flexBasisOverflows) && stretches {
                 childCrossSize = f.availableInnerCrossDim
                 childCrossMode = .exactly
-            } else if !isStyleDimDefined(child, crossAxis, f.availableInnerCrossDim) {
+            } else if !crossDefined {
                 childCrossSize = f.availableInnerCrossDim
                 childCrossMode = childCrossSize.isNaN ? .undefined : .atMost
             } else {
@@ -278,8 +279,7 @@ extension YogaLayoutPass {
             }
             constrainMaxSize(child, mainAxis, f.availableInnerMainDim, f.availableInnerWidth, &childMainMode, &childMainSize)
             constrainMaxSize(child, crossAxis, f.availableInnerCrossDim, f.availableInnerWidth, &childCrossMode, &childCrossSize)
-            let requiresStretchLayout = !isStyleDimDefined(child, crossAxis, f.availableInnerCrossDim)
-                && alignItem(node, child) == .stretch
+            let requiresStretchLayout = !crossDefined && stretches
             let childWidth = isMainAxisRow ? childMainSize : childCrossSize
             let childHeight = isMainAxisRow ? childCrossSize : childMainSize
             let widthMode = isMainAxisRow ? childMainMode : childCrossMode

@@ -42,8 +42,10 @@ final class YogaNode {
     @inline(__always) var position: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.position } }
     let dimensions: (YogaValue, YogaValue)
     /// Min sizes; the root's are overwritten before each pass (§2).
-    var minDimensions: (YogaValue, YogaValue)
+    var minDimensions: (YogaValue, YogaValue) { didSet { hasMinOrMax = true } }
     let maxDimensions: (YogaValue, YogaValue)
+    /// Whether a min or max size may be set: without one, bounding a size leaves it as it is.
+    private(set) var hasMinOrMax: Bool
     let flexBasis: YogaValue
     let flexGrow: Float
     let flexShrink: Float
@@ -167,6 +169,8 @@ final class YogaNode {
         dimensions = r.dimensions
         minDimensions = r.minDimensions
         maxDimensions = r.maxDimensions
+        hasMinOrMax = !(r.minDimensions.0.isUndefined && r.minDimensions.1.isUndefined
+                        && r.maxDimensions.0.isUndefined && r.maxDimensions.1.isUndefined)
         flexBasis = r.flexBasis
         flexGrow = r.flexGrow
         flexShrink = r.flexShrink
@@ -282,8 +286,10 @@ final class YogaNode {
 
     /// `resolveDimension`: a max equal to the min stands for the size.
     @inline(__always) func resolvedDimension(_ d: Int) -> YogaValue {
-        let mx = maxDimension(d)
-        if !mx.isUndefined && mx == minDimension(d) { return mx }
+        if hasMinOrMax {
+            let mx = maxDimension(d)
+            if !mx.isUndefined && mx == minDimension(d) { return mx }
+        }
         return d == 0 ? dimensions.0 : dimensions.1
     }
 
@@ -303,12 +309,10 @@ final class YogaNode {
     // MARK: Edges
 
     @inline(__always) func leadingMargin(_ axis: YogaAxis, _ widthSize: Float) -> Float {
-        let v = margin.side(axis, leading: true)
-        return v.isUndefined ? 0 : v.resolve(widthSize)
+        edgesRef._withUnsafeGuaranteedRef { $0.margin(axis, leading: true, widthSize) }
     }
     @inline(__always) func trailingMargin(_ axis: YogaAxis, _ widthSize: Float) -> Float {
-        let v = margin.side(axis, leading: false)
-        return v.isUndefined ? 0 : v.resolve(widthSize)
+        edgesRef._withUnsafeGuaranteedRef { $0.margin(axis, leading: false, widthSize) }
     }
     @inline(__always) func marginForAxis(_ axis: YogaAxis, _ widthSize: Float) -> Float {
         leadingMargin(axis, widthSize) + trailingMargin(axis, widthSize)
@@ -339,7 +343,8 @@ final class YogaNode {
     }
     /// `YGNodePaddingAndBorderForAxis`.
     @inline(__always) func paddingAndBorder(_ axis: YogaAxis, _ widthSize: Float) -> Float {
-        leadingPaddingAndBorder(axis, widthSize) + trailingPaddingAndBorder(axis, widthSize)
+        guard edgesRef._withUnsafeGuaranteedRef({ $0.hasPaddingOrBorder }) else { return 0 }
+        return leadingPaddingAndBorder(axis, widthSize) + trailingPaddingAndBorder(axis, widthSize)
     }
 
     @inline(__always) func isLeadingPositionDefined(_ axis: YogaAxis) -> Bool { !position.side(axis, leading: true).isUndefined }
@@ -355,6 +360,7 @@ final class YogaNode {
     }
     /// `relativePosition`: the leading offset, else minus the trailing one.
     @inline(__always) func relativePosition(_ axis: YogaAxis, _ axisSize: Float) -> Float {
+        guard edgesRef._withUnsafeGuaranteedRef({ $0.hasPosition }) else { return 0 }
         if isLeadingPositionDefined(axis) { return leadingPosition(axis, axisSize) }
         let t = position.side(axis, leading: false)
         if t.isUndefined { return 0 }
@@ -398,6 +404,13 @@ final class YogaNodeEdges {
     let position: YogaEdgeValues
     /// Whether a margin, padding or position side reads a percentage.
     let hasPercent: Bool
+    /// The margins in points (unset sides 0), what a margin reads unless one is a percentage.
+    private let marginPoints: YogaFloat6
+    private let marginHasPercent: Bool
+    /// Whether a padding or border side is set (without one, both are 0 on every side).
+    let hasPaddingOrBorder: Bool
+    /// Whether a position side is set.
+    let hasPosition: Bool
     /// The largest margin, padding and border sides, summed (`YogaNode.slack`).
     let largestPoints: Float
     /// The style these were made from (nil: none), which a sibling's is compared with.
@@ -408,7 +421,18 @@ final class YogaNodeEdges {
         self.margin = margin; self.padding = padding; self.border = border; self.position = position
         self.source = source
         hasPercent = margin.hasPercent || padding.hasPercent || position.hasPercent
+        marginPoints = margin.points
+        marginHasPercent = margin.hasPercent
+        hasPaddingOrBorder = !padding.isEmpty || !border.isEmpty
+        hasPosition = !position.isEmpty
         largestPoints = margin.largestPoints + padding.largestPoints + border.largestPoints
+    }
+
+    /// A margin side as Yoga reads it: unset is 0, a percentage is of `widthSize`.
+    @inline(__always) func margin(_ axis: YogaAxis, leading: Bool, _ widthSize: Float) -> Float {
+        if !marginHasPercent { return marginPoints[YogaEdgeValues.slot(axis, leading: leading)] }
+        let v = margin.side(axis, leading: leading)
+        return v.isUndefined ? 0 : v.resolve(widthSize)
     }
 
     /// No edge set.

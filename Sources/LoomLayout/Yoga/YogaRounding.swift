@@ -53,18 +53,27 @@ enum YogaRounding {
         let absTop = absoluteTop + top
         let absRight = absLeft + width
         let absBottom = absTop + height
-        let text = node.hasMeasure
-        node.layoutPosition[YogaEdge.left] = roundValue(left, scale, ceil: false, floor: text)
-        node.layoutPosition[YogaEdge.top] = roundValue(top, scale, ceil: false, floor: text)
-        let ws = width * scale, hs = height * scale
-        let wFraction = ws - truncated(ws)
-        let hFraction = hs - truncated(hs)
-        let fractionalWidth = !doubleEqual(wFraction, 0) && !doubleEqual(wFraction, 1)
-        let fractionalHeight = !doubleEqual(hFraction, 0) && !doubleEqual(hFraction, 1)
-        node.layoutDimensions.0 = roundValue(absRight, scale, ceil: text && fractionalWidth, floor: text && !fractionalWidth)
-            - roundValue(absLeft, scale, ceil: false, floor: text)
-        node.layoutDimensions.1 = roundValue(absBottom, scale, ceil: text && fractionalHeight, floor: text && !fractionalHeight)
-            - roundValue(absTop, scale, ceil: false, floor: text)
+        if node.hasMeasure {
+            node.layoutPosition[YogaEdge.left] = roundValue(left, scale, ceil: false, floor: true)
+            node.layoutPosition[YogaEdge.top] = roundValue(top, scale, ceil: false, floor: true)
+            let ws = width * scale, hs = height * scale
+            let wFraction = ws - truncated(ws)
+            let hFraction = hs - truncated(hs)
+            let fractionalWidth = !doubleEqual(wFraction, 0) && !doubleEqual(wFraction, 1)
+            let fractionalHeight = !doubleEqual(hFraction, 0) && !doubleEqual(hFraction, 1)
+            node.layoutDimensions.0 = roundValue(absRight, scale, ceil: fractionalWidth, floor: !fractionalWidth)
+                - roundValue(absLeft, scale, ceil: false, floor: true)
+            node.layoutDimensions.1 = roundValue(absBottom, scale, ceil: fractionalHeight, floor: !fractionalHeight)
+                - roundValue(absTop, scale, ceil: false, floor: true)
+        } else {
+            // Every value rounded half up (the forced directions are for measured nodes only).
+            node.layoutPosition[YogaEdge.left] = roundValue(left, scale, ceil: false, floor: false)
+            node.layoutPosition[YogaEdge.top] = roundValue(top, scale, ceil: false, floor: false)
+            node.layoutDimensions.0 = roundValue(absRight, scale, ceil: false, floor: false)
+                - roundValue(absLeft, scale, ceil: false, floor: false)
+            node.layoutDimensions.1 = roundValue(absBottom, scale, ceil: false, floor: false)
+                - roundValue(absTop, scale, ceil: false, floor: false)
+        }
         for i in 0..<node.children.count {
             node.withChild(i) { roundTree($0, scale: scale, absoluteLeft: absLeft, absoluteTop: absTop) }
         }

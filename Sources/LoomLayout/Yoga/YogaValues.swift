@@ -155,6 +155,19 @@ struct YogaEdgeValues: Equatable {
                          Swift.max(Swift.max(p(rowLeadingLeft), p(rowTrailingRight)), Swift.max(p(rowLeadingRight), p(rowTrailingLeft))))
     }
 
+    /// Each side's points value, 0 where unset or a percentage, in `slot` order.
+    var points: YogaFloat6 {
+        @inline(__always) func p(_ v: YogaValue) -> Float { if case .point(let x) = v { return x } else { return 0 } }
+        return YogaFloat6(v: (p(topSide), p(bottomSide), p(rowLeadingLeft), p(rowTrailingRight), p(rowLeadingRight), p(rowTrailingLeft)))
+    }
+
+    /// Where `side(axis, leading:)` is stored, counted in sides: column 0/1, reversed column
+    /// 1/0, row 2/3, reversed row 4/5 (a table of nibbles, indexed by axis and end).
+    @inline(__always) static func slot(_ axis: YogaAxis, leading: Bool) -> Int {
+        let k = axis.rawValue &* 2 &+ (leading ? 0 : 1)
+        return Int((UInt32(0x5432_0110) &>> UInt32(k &* 4)) & 0xF)
+    }
+
     @inline(__always) func side(_ axis: YogaAxis, leading: Bool) -> YogaValue {
         switch axis {
         case .column: return leading ? topSide : bottomSide
@@ -174,11 +187,19 @@ struct YogaCacheEntry {
     var computedHeight: Float = -1
 }
 
-/// Four floats, one per physical edge.
+/// Four floats, one per physical edge (read and written at their offset: `i` is 0...3).
 struct YogaFloat4 {
     var v = (Float(0), Float(0), Float(0), Float(0))
     @inline(__always) subscript(_ i: Int) -> Float {
-        get { switch i { case 0: return v.0; case 1: return v.1; case 2: return v.2; default: return v.3 } }
-        set { switch i { case 0: v.0 = newValue; case 1: v.1 = newValue; case 2: v.2 = newValue; default: v.3 = newValue } }
+        get { withUnsafeBytes(of: v) { $0.load(fromByteOffset: i &* 4, as: Float.self) } }
+        set { withUnsafeMutableBytes(of: &v) { $0.storeBytes(of: newValue, toByteOffset: i &* 4, as: Float.self) } }
+    }
+}
+
+/// Six floats, one per side slot of `YogaEdgeValues` (`i` is 0...5).
+struct YogaFloat6 {
+    var v: (Float, Float, Float, Float, Float, Float)
+    @inline(__always) subscript(_ i: Int) -> Float {
+        withUnsafeBytes(of: v) { $0.load(fromByteOffset: i &* 4, as: Float.self) }
     }
 }
