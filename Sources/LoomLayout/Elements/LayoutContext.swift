@@ -58,7 +58,13 @@ public final class LayoutContext: @unchecked Sendable {
     /// Charges work done at `element` to the pass's budget and to the cost of the
     /// measurement under way; false when the pass must stop.
     @inline(__always) public func charge(_ cost: LayoutCost, at element: LayoutElement) -> Bool {
-        guard let tally = PassTally.current else {
+        charge(cost, at: element, tally: PassTally.current)
+    }
+
+    /// `charge(_:at:)` with this thread's tally read once by the caller (`PassTally.current`,
+    /// which stays the same while a caller's own loop runs: nested measurements restore it).
+    @inline(__always) func charge(_ cost: LayoutCost, at element: LayoutElement, tally: UnsafeMutablePointer<PassTally>?) -> Bool {
+        guard let tally else {
             guard let budgetRef else { return true }
             return budgetRef._withUnsafeGuaranteedRef { $0.charge(cost, at: element) }
         }

@@ -73,6 +73,9 @@ final class YogaLayoutPass {
     /// to: read without reference counting (the tree holds both while the pass runs).
     private let contextRef: Unmanaged<LayoutContext>
     private let chargedRef: Unmanaged<LayoutElement>
+    /// This thread's tally of the pass's work, read once (a thread-local lookup per node
+    /// otherwise); measured leaves' layouts in between leave it as they found it.
+    private let tally = PassTally.current
 
     init(scale: Float, generation: Int, host: YogaTree, context: LayoutContext, charged: LayoutElement) {
         self.scale = scale
@@ -86,7 +89,7 @@ final class YogaLayoutPass {
     /// or the pass was stopped.
     @inline(__always) private func charge() throws {
         let ok = contextRef._withUnsafeGuaranteedRef { context in
-            chargedRef._withUnsafeGuaranteedRef { context.charge(LayoutCost(measurements: 1), at: $0) } && !context.isStopped
+            chargedRef._withUnsafeGuaranteedRef { context.charge(LayoutCost(measurements: 1), at: $0, tally: tally) } && !context.isStopped
         }
         if !ok { throw YogaInterruption.stopped }
     }

@@ -7,65 +7,69 @@
 
 /// A node of a Yoga tree: its style and its layout state.
 final class YogaNode {
-    /// The display node this Yoga node stands for. Not retained: the Yoga root's display
-    /// node owns the tree (`DisplayNode.yogaTree`) and, through its Yoga children, every
-    /// display node the tree stands for, so each outlives its Yoga node. Retaining it made
-    /// a cycle that kept every Yoga request's whole tree alive after the answer.
-    unowned(unsafe) let element: DisplayNode
-    let children: [YogaNode]
-    /// Whether it has a Yoga parent (Yoga's owner).
-    let hasOwner: Bool
+    // The fields every pass over a container's children reads come first, so that such a
+    // pass touches the first two cache lines of each node; the rest follow.
+
+    // Flags and small style values read per child.
+    let isAbsolute: Bool
+    let alignSelf: YogaAlign
     /// A measured leaf: Texture's measure and baseline functions are set (§5).
     let hasMeasure: Bool
-    /// The alignItems of the Yoga parent as Texture sees it, for the baseline function (§5.2).
-    let parentAlignItems: StackLayoutAlignItems?
-
-    // Style.
-    let flexDirection: YogaAxis
-    let direction: YogaResolvedDirection
-    let justifyContent: YogaJustify
-    let alignItems: YogaAlign
-    let alignSelf: YogaAlign
-    let wrap: YogaWrap
-    let isAbsolute: Bool
-    /// Margin, padding, border and position: shared with the previous sibling when equal
-    /// (and by every node without any), which keeps the node small. Read through a lent
-    /// reference: a retain per node, all on one shared object, cost more than the rest of
-    /// storing a leaf. `ownEdges` holds the ones this node made; shared ones are held by the
-    /// sibling that made them, which lives as long as this node.
-    private let ownEdges: YogaNodeEdges?
-    /// The edges, lent (also what a sibling compares its own with while the tree is built).
-    let edgesRef: Unmanaged<YogaNodeEdges>
-    @inline(__always) var margin: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.margin } }
-    @inline(__always) var padding: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.padding } }
-    @inline(__always) var border: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.border } }
-    @inline(__always) var position: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.position } }
-    let dimensions: (YogaValue, YogaValue)
-    /// Min sizes; the root's are overwritten before each pass (§2).
-    var minDimensions: (YogaValue, YogaValue) { didSet { hasMinOrMax = true } }
-    let maxDimensions: (YogaValue, YogaValue)
+    /// Whether it has a Yoga parent (Yoga's owner).
+    let hasOwner: Bool
     /// Whether a min or max size may be set: without one, bounding a size leaves it as it is.
     private(set) var hasMinOrMax: Bool
-    let flexBasis: YogaValue
+    var isDirty = true
+    var hadOverflow = false
+    var lastOwnerDirection: Int8 = -1
+    var layoutDirection = YogaResolvedDirection.inherit
+    /// The edges, lent (also what a sibling compares its own with while the tree is built).
+    let edgesRef: Unmanaged<YogaNodeEdges>
+    let children: [YogaNode]
+    let dimensions: (YogaValue, YogaValue)
     let flexGrow: Float
     let flexShrink: Float
     let aspectRatio: Float
 
     // Layout state (`YGLayout`).
+    var computedFlexBasis: Float = .nan
     var layoutPosition = YogaFloat4()
     var layoutDimensions: (Float, Float) = (.nan, .nan)
     var measuredDimensions: (Float, Float) = (.nan, .nan)
-    var layoutDirection = YogaResolvedDirection.inherit
-    var computedFlexBasis: Float = .nan
-    var lineIndex = 0
-    var isDirty = true
     var generation = 0
-    var lastOwnerDirection: Int8 = -1
+    var lineIndex = 0
     var cachedLayout = YogaCacheEntry()
+
+    // Read by containers, or rarely.
+    /// Min sizes; the root's are overwritten before each pass (§2).
+    var minDimensions: (YogaValue, YogaValue) { didSet { hasMinOrMax = true } }
+    let maxDimensions: (YogaValue, YogaValue)
+    let flexBasis: YogaValue
+    let flexDirection: YogaAxis
+    let direction: YogaResolvedDirection
+    let justifyContent: YogaJustify
+    let alignItems: YogaAlign
+    let wrap: YogaWrap
+    /// The alignItems of the Yoga parent as Texture sees it, for the baseline function (§5.2).
+    let parentAlignItems: StackLayoutAlignItems?
+    /// The display node this Yoga node stands for. Not retained: the Yoga root's display
+    /// node owns the tree (`DisplayNode.yogaTree`) and, through its Yoga children, every
+    /// display node the tree stands for, so each outlives its Yoga node. Retaining it made
+    /// a cycle that kept every Yoga request's whole tree alive after the answer.
+    unowned(unsafe) let element: DisplayNode
+    /// Margin, padding, border and position: shared with the previous sibling when equal
+    /// (and by every node without any), which keeps the node small. Read through a lent
+    /// reference (`edgesRef`): a retain per node, all on one shared object, cost more than
+    /// the rest of storing a leaf. `ownEdges` holds the ones this node made; shared ones are
+    /// held by the sibling that made them, which lives as long as this node.
+    private let ownEdges: YogaNodeEdges?
+    @inline(__always) var margin: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.margin } }
+    @inline(__always) var padding: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.padding } }
+    @inline(__always) var border: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.border } }
+    @inline(__always) var position: YogaEdgeValues { edgesRef._withUnsafeGuaranteedRef { $0.position } }
     /// Grows to `maxCachedMeasurements` entries as measurements come (most nodes need none).
     var cachedMeasurements: [YogaCacheEntry] = []
     var nextCachedMeasurement = 0
-    var hadOverflow = false
     /// A container's memos, made on its first layout (leaves never have one).
     var memo: YogaNodeMemo?
 

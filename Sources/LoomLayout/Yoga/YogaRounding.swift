@@ -35,6 +35,11 @@ enum YogaRounding {
         abs(v) < 4.5e15 ? Double(signOf: v, magnitudeOf: Double(Int64(v))) : v.rounded(.towardZero)
     }
 
+    /// Whether `v` is a whole number (NaN and huge values are not taken as one).
+    @inline(__always) static func onGrid(_ v: Double) -> Bool {
+        abs(v) < 4.5e15 && Double(Int64(v)) == v
+    }
+
     @inline(__always) static func doubleEqual(_ a: Double, _ b: Double) -> Bool {
         if !a.isNaN && !b.isNaN { return abs(a - b) < 0.0001 }
         return a.isNaN && b.isNaN
@@ -65,6 +70,12 @@ enum YogaRounding {
                 - roundValue(absLeft, scale, ceil: false, floor: true)
             node.layoutDimensions.1 = roundValue(absBottom, scale, ceil: fractionalHeight, floor: !fractionalHeight)
                 - roundValue(absTop, scale, ceil: false, floor: true)
+        } else if (scale == 1 || scale == 2) && onGrid(left * scale) && onGrid(top * scale)
+                    && onGrid(absLeft * scale) && onGrid(absTop * scale) && onGrid(absRight * scale) && onGrid(absBottom * scale) {
+            // Every value already on the grid, and multiplying by the scale and dividing again
+            // exact: rounding gives each value back (the origin stays as it is).
+            node.layoutDimensions.0 = Float(absRight) - Float(absLeft)
+            node.layoutDimensions.1 = Float(absBottom) - Float(absTop)
         } else {
             // Every value rounded half up (the forced directions are for measured nodes only).
             node.layoutPosition[YogaEdge.left] = roundValue(left, scale, ceil: false, floor: false)
