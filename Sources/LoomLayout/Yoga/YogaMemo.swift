@@ -25,7 +25,13 @@ struct YogaLayoutKey: Hashable {
 /// A few results by key: scanned in order while small (a node is mostly called with one or
 /// two inputs per pass), indexed by a dictionary once it grows past `linearLimit`.
 struct YogaMemoTable<Value> {
-    private var entries: [(key: YogaLayoutKey, value: Value)] = []
+    /// A struct rather than a tuple: an array of tuples is copied and moved through the
+    /// runtime's generic tuple functions, an array of structs by inlined code.
+    private struct Entry {
+        let key: YogaLayoutKey
+        var value: Value
+    }
+    private var entries: [Entry] = []
     private var index: [YogaLayoutKey: Int]?
     private static var linearLimit: Int { 8 }
 
@@ -41,7 +47,7 @@ struct YogaMemoTable<Value> {
             entries[at].value = value
             return
         }
-        entries.append((key, value))
+        entries.append(Entry(key: key, value: value))
         if index != nil {
             index![key] = entries.count - 1
         } else if entries.count > YogaMemoTable.linearLimit {
