@@ -192,7 +192,7 @@ extension DecodeState {
     /// A node's non-empty `yogaChildren` (docs/yoga.md §7): its size and its children's
     /// frames come from Yoga alone, so a `layout` or `intrinsicSize` beside them is an error
     /// (Texture would silently ignore it).
-    func yogaContainer(_ node: DisplayNode, _ children: [DisplayNode], _ fields: ElementFields) throws {
+    mutating func yogaContainer(_ node: DisplayNode, _ children: [DisplayNode], _ fields: inout ElementFields) throws {
         if fields.layout != nil {
             throw reader.fail("a node with yogaChildren is laid out by Yoga alone: its 'layout' would be ignored", at: "layout")
         }
@@ -205,7 +205,9 @@ extension DecodeState {
 
     /// The Yoga style fields read in an element's `style`: node elements keep them (outside
     /// a Yoga tree they are ignored, as in Texture); a layout spec must not have them.
-    @inline(never) private func applyYogaStyle(_ kind: ElementKind.ID, _ box: LayoutElement.YogaStyleBox, firstField: Int,
+    // Mutating, like every step of the decoder that is not inlined: a non-mutating call from
+    // a mutating one copies the whole decoder state (nearly 2 KB) for the call.
+    @inline(never) private mutating func applyYogaStyle(_ kind: ElementKind.ID, _ box: LayoutElement.YogaStyleBox, firstField: Int,
                                                to element: LayoutElement) throws {
         guard kind.isNode else {
             let name = styleNames.names[firstField]

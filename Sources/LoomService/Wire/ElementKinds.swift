@@ -122,12 +122,12 @@ extension DecodeState {
             }
             let node = DisplayNode(layoutSpec: fields.layout, intrinsicSize: fields.intrinsicSize, style: fields.style)
             if let yogaChildren = fields.extras?.yogaChildren, !yogaChildren.isEmpty {
-                try yogaContainer(node, yogaChildren, fields)
+                try yogaContainer(node, yogaChildren, &fields)
             }
             return node
         case .image: return ImageNode(intrinsicSize: fields.intrinsicSize, url: fields.extras?.url, style: fields.style)
-        case .text: return try textNode(fields, seen: seen)
-        case .button: return button(fields.extras?.button ?? DecodeState.ButtonFields(), fields.style)
+        case .text: return try textNode(&fields, seen: seen)
+        case .button: return DecodeState.button(fields.extras?.button ?? DecodeState.ButtonFields(), fields.style)
         }
     }
 }

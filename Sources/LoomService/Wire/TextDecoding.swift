@@ -302,7 +302,8 @@ extension DecodeState {
     }
 
     /// A text element.
-    mutating func textNode(_ fields: ElementFields, seen: UInt64) throws -> LayoutElement {
+    /// `fields` is read only; passed in place (a copy of it per text node otherwise).
+    mutating func textNode(_ fields: inout ElementFields, seen: UInt64) throws -> LayoutElement {
         var text = fields.extras?.text ?? TextFields()
         // Read with the stack's `lineSpacing` member; checked here.
         if seen & ElementField.lineSpacing.bit != 0 {
@@ -316,7 +317,8 @@ extension DecodeState {
         return TextNode(attributes: attributes, textContainerInset: inset, style: fields.style)
     }
 
-    func button(_ button: ButtonFields, _ style: LayoutElementStyle) -> LayoutElement {
+    /// Static: it needs nothing of the decoder (a method not inlined would copy the decoder).
+    static func button(_ button: ButtonFields, _ style: LayoutElementStyle) -> LayoutElement {
         ButtonNode(title: button.title, image: button.image, contentSpacing: button.contentSpacing, laysOutHorizontally: button.laysOutHorizontally,
                    contentHorizontalAlignment: button.contentHorizontalAlignment, contentVerticalAlignment: button.contentVerticalAlignment,
                    contentEdgeInsets: button.contentEdgeInsets, imageAlignment: button.imageAlignment, style: style)
