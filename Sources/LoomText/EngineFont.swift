@@ -13,6 +13,13 @@ final class EngineFont {
     /// The word cache's key for this font and the face's word profile (looked up once).
     private var wordID: Int32 = -1
     private var profile: FaceWordProfile?
+    /// Per index of the fallback chain, that family's font like this one, made when a
+    /// fallback word first needs it (PangoEngine.chainFont); emptied by the engine when it
+    /// drops its fonts (two fonts can hold each other here).
+    var chainFonts: [EngineFont?] = []
+    /// This family's character set (FontCatalog.charset(of:)), once looked up.
+    var familyCharset: OpaquePointer?
+    var familyCharsetLooked = false
 
     init(resolved: ResolvedFont, description: OpaquePointer, font: UnsafeMutablePointer<PangoFont>?, metrics: FontMetrics) {
         self.resolved = resolved; self.description = description; self.font = font; self.metrics = metrics

@@ -68,8 +68,12 @@ extension PangoEngine {
         let chain = catalog.fallbackChain
         var k = -1
         var script = G_UNICODE_SCRIPT_INVALID_CODE
-        // The character sets, looked up by name once per word.
-        let own = catalog.charset(of: base.resolved.family)
+        // The family's character set, looked up by name once per font.
+        if !base.familyCharsetLooked {
+            base.familyCharset = catalog.charset(of: base.resolved.family)
+            base.familyCharsetLooked = true
+        }
+        let own = base.familyCharset
         var chosen: OpaquePointer? = nil
         var i = 0
         while i < word.count {
@@ -92,7 +96,19 @@ extension PangoEngine {
             i += length
         }
         guard k >= 0 else { return nil }
-        return font(for: resolved(chain[k], like: base.resolved), ownFont: false)
+        return chainFont(k, like: base)
+    }
+
+    /// The family at `k` of the fallback chain, in `base`'s size, weight and slant (made
+    /// once per font and family).
+    @inline(__always)
+    func chainFont(_ k: Int, like base: EngineFont) -> EngineFont {
+        if k < base.chainFonts.count, let f = base.chainFonts[k] { return f }
+        let f = font(for: resolved(catalog.fallbackChain[k], like: base.resolved), ownFont: false)
+        let n = catalog.fallbackChain.count
+        if base.chainFonts.count < n { base.chainFonts = Array(repeating: nil, count: n) }
+        base.chainFonts[k] = f
+        return f
     }
 
     /// A fallback word shaped alone in `font`, in its script (or `given`) and the language
