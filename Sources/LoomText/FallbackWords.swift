@@ -304,9 +304,15 @@ extension PangoEngine {
                         // whichever item it joins.
                         if !previousFallback && !previousSplitEdge {
                             guard Int(previous.trailSpace) == space else { return false }
-                            let bare = wordEntry(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]), font: base,
-                                                 fontID: fontID, flags: previousLead ? 1 : 0, cache: cache, table: &state.table)
-                            guard bare.valid, bare.word == previous.word else { return false }
+                            // The word's advance without the space after it: the same when its last
+                            // glyph, nominal, is not kerned against the space (lastKernsSpace).
+                            if previous.substituted || lastKernsSpace(s[previousEnd - 1], profile: profile, font: base,
+                                                                      fontID: fontID, cache: cache, state: &state) {
+                                let bare = wordEntry(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]), font: base,
+                                                     fontID: fontID, flags: previousLead ? 1 : 0, cache: cache,
+                                                     table: &state.table)
+                                guard bare.valid, bare.word == previous.word else { return false }
+                            }
                         }
                         if !nextFallback { guard Int(next.leadSpace) == space else { return false } }
                         gap = space
@@ -386,6 +392,31 @@ extension PangoEngine {
                                  start: lineStart, end: lineEnd))
         return !needsRules || softRulesChangeNothing(profile: profile, font: base, state: &state)
     }
+
+    /// Whether the word path must shape a word of the text's font ending in byte `c` without
+    /// the space after it to know its advance there (true), or knows it is the same (false).
+    /// With nothing substituted in the word, its glyphs are nominal, and in the faces the word
+    /// path takes only pair kerning that moves the first glyph of a pair acts across a space
+    /// (WordShaping.swift): the space can change the advance of the last glyph alone, by the
+    /// kerning of that pair, which is the same after any glyphs. So `c` shaped alone with and
+    /// without a space after it (cached as words) tells. Not for a character that is an input
+    /// of soft rules (MixedSoftRules.swift), nor one that is not ASCII.
+    func lastKernsSpace(_ c: UInt8, profile: FaceWordProfile, font: EngineFont, fontID: Int32, cache: WordCache,
+                        state: inout WordLineState) -> Bool {
+        guard c < 0x80, profile.asciiKind[Int(c)] & (FaceWordProfile.usableBit | FaceWordProfile.softBit)
+                == FaceWordProfile.usableBit else { return true }
+        let one = UnsafeBufferPointer(rebasing: PangoEngine.asciiBytes[Int(c)..<Int(c) + 1])
+        let spaced = wordEntry(one, font: font, fontID: fontID, flags: 2, cache: cache, table: &state.table)
+        let alone = wordEntry(one, font: font, fontID: fontID, flags: 0, cache: cache, table: &state.table)
+        return !spaced.valid || !alone.valid || spaced.substituted || alone.substituted || spaced.word != alone.word
+    }
+
+    /// The ASCII bytes in order (byte c at offset c), for looking one up as a word.
+    nonisolated(unsafe) static let asciiBytes: UnsafeBufferPointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+        for c in 0..<128 { p[c] = UInt8(c) }
+        return UnsafeBufferPointer(start: p, count: 128)
+    }()
 
     /// " ", for looking the space up as a word.
     nonisolated(unsafe) static let spaceByte: UnsafeBufferPointer<UInt8> = {
