@@ -20,6 +20,9 @@ final class EngineFont {
     /// This family's character set (FontCatalog.charset(of:)), once looked up.
     var familyCharset: OpaquePointer?
     var familyCharsetLooked = false
+    /// Per ASCII character, whether the word path knows it is kerned against a space after
+    /// it (2), knows it is not (1) or has not looked (0) (PangoEngine.lastKernsSpace).
+    var spaceKern: [UInt8] = []
 
     init(resolved: ResolvedFont, description: OpaquePointer, font: UnsafeMutablePointer<PangoFont>?, metrics: FontMetrics) {
         self.resolved = resolved; self.description = description; self.font = font; self.metrics = metrics

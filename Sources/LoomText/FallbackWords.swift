@@ -333,7 +333,8 @@ extension PangoEngine {
                 let word = UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd])
                 guard let f = fallbackWordFont(word, base: base),
                       let (onLine, pieces) = fallbackWordPieces(word, font: f, room: started ? limit - units - previousGap : limit,
-                                                                lineIsEmpty: !started, limit: limit) else { return false }
+                                                                lineIsEmpty: !started, limit: limit, cache: cache,
+                                                                state: &state) else { return false }
                 for (index, (piece, pieceEnd)) in pieces.enumerated() {
                     let last = index == pieces.count - 1
                     if index == 0 && onLine {
@@ -400,15 +401,20 @@ extension PangoEngine {
     /// (WordShaping.swift): the space can change the advance of the last glyph alone, by the
     /// kerning of that pair, which is the same after any glyphs. So `c` shaped alone with and
     /// without a space after it (cached as words) tells. Not for a character that is an input
-    /// of soft rules (MixedSoftRules.swift), nor one that is not ASCII.
+    /// of soft rules (MixedSoftRules.swift), nor one that is not ASCII. Known once per font.
     func lastKernsSpace(_ c: UInt8, profile: FaceWordProfile, font: EngineFont, fontID: Int32, cache: WordCache,
                         state: inout WordLineState) -> Bool {
         guard c < 0x80, profile.asciiKind[Int(c)] & (FaceWordProfile.usableBit | FaceWordProfile.softBit)
                 == FaceWordProfile.usableBit else { return true }
+        if font.spaceKern.isEmpty { font.spaceKern = [UInt8](repeating: 0, count: 128) }
+        let known = font.spaceKern[Int(c)]
+        if known != 0 { return known == 2 }
         let one = UnsafeBufferPointer(rebasing: PangoEngine.asciiBytes[Int(c)..<Int(c) + 1])
         let spaced = wordEntry(one, font: font, fontID: fontID, flags: 2, cache: cache, table: &state.table)
         let alone = wordEntry(one, font: font, fontID: fontID, flags: 0, cache: cache, table: &state.table)
-        return !spaced.valid || !alone.valid || spaced.substituted || alone.substituted || spaced.word != alone.word
+        let kerns = !spaced.valid || !alone.valid || spaced.substituted || alone.substituted || spaced.word != alone.word
+        font.spaceKern[Int(c)] = kerns ? 2 : 1
+        return kerns
     }
 
     /// The ASCII bytes in order (byte c at offset c), for looking one up as a word.

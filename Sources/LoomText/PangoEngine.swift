@@ -87,6 +87,9 @@ final class PangoEngine {
     /// Widths of short truncation texts (a long one is measured each time: this cache is
     /// bounded by count, so its entries must be small).
     var tokenWidths: [TokenKey: Double] = [:]
+    /// Fallback words cut into pieces, and the word cache generation they belong to (FallbackBreaks.swift).
+    var pieceAnalyses: [PieceKey: PieceAnalysis?] = [:]
+    var pieceGeneration = -1
     static let maxCachedTokenBytes = 256
 
     // Scratch state reused between measurements (see `releaseLargeScratch`).
@@ -230,10 +233,7 @@ final class PangoEngine {
 
     /// Keep the per-engine caches bounded (clients may send any number of sizes).
     /// Drops the loaded fonts, with the links between them (EngineFont.chainFonts).
-    private func dropFonts() {
-        for f in resolvedFonts.values { f.chainFonts = [] }
-        resolvedFonts.removeAll()
-    }
+    private func dropFonts() { for f in resolvedFonts.values { f.chainFonts = [] }; resolvedFonts.removeAll() }
 
     private func trimCaches() {
         if fonts.count > PangoEngine.cacheLimit || resolvedFonts.count > PangoEngine.cacheLimit {
