@@ -22,7 +22,7 @@ extension PangoEngine {
     func fallbackWordPieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, room: Int, lineIsEmpty: Bool,
                             limit: Int, cache: WordCache, state: inout WordLineState) -> (onLine: Bool, pieces: [(width: Int, end: Int)])? {
         let fontID = font.wordFontID(cache)
-        guard let analysis = pieceAnalysis(word, font: font, fontID: fontID, cache: cache) else { return nil }
+        guard let analysis = analyzePieces(word, font: font) else { return nil }
         let n = analysis.advance.count
         let offsets = analysis.offsets, advance = analysis.advance, breakAt = analysis.breakAt
         // Greedy, as Pango: the last break where the part fits.
@@ -61,26 +61,11 @@ extension PangoEngine {
     /// What `fallbackWordPieces` needs of a word in a font, whatever its line: per scalar its
     /// byte offset (and the word's length), its cluster's advance (on the cluster's first
     /// scalar) and whether a line may break before it (and at the end); nil when a break
-    /// opportunity falls inside a glyph cluster. Kept while the word cache's generation is.
+    /// opportunity falls inside a glyph cluster.
     struct PieceAnalysis {
         var offsets: [Int]
         var advance: [Int]
         var breakAt: [Bool]
-    }
-    struct PieceKey: Hashable { var word: [UInt8]; var font: Int32 }
-
-    private func pieceAnalysis(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, fontID: Int32,
-                               cache: WordCache) -> PieceAnalysis? {
-        let generation = cache.generation
-        if pieceGeneration != generation || pieceAnalyses.count >= 4096 {
-            pieceAnalyses.removeAll(keepingCapacity: true)
-            pieceGeneration = generation
-        }
-        let key = PieceKey(word: Array(word), font: fontID)
-        if let known = pieceAnalyses[key] { return known }
-        let analysis = analyzePieces(word, font: font)
-        pieceAnalyses[key] = analysis
-        return analysis
     }
 
     private func analyzePieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont) -> PieceAnalysis? {

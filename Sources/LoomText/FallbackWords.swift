@@ -47,6 +47,11 @@ extension PangoEngine {
         }
     }
 
+    @inline(__always)
+    static func leftToRightFallback(_ s: GUnicodeScript) -> Bool {
+        s != G_UNICODE_SCRIPT_ARABIC && s != G_UNICODE_SCRIPT_HEBREW && fallbackScript(s)
+    }
+
     /// Left-to-right scripts whose words the fallback word path measures.
     @inline(__always)
     private static func fallbackScript(_ s: GUnicodeScript) -> Bool {
@@ -314,7 +319,12 @@ extension PangoEngine {
                                 guard bare.valid, bare.word == previous.word else { return false }
                             }
                         }
-                        if !nextFallback { guard Int(next.leadSpace) == space else { return false } }
+                        // After a fallback word of a left-to-right script the space takes that
+                        // word's script (a Common character) and the next word Latin: the space
+                        // is an item of its own, shaped alone, whatever it kerns with.
+                        if !nextFallback && !(previousScript.map(PangoEngine.leftToRightFallback) ?? false) {
+                            guard Int(next.leadSpace) == space else { return false }
+                        }
                         gap = space
                     }
                 }

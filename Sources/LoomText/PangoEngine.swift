@@ -87,9 +87,6 @@ final class PangoEngine {
     /// Widths of short truncation texts (a long one is measured each time: this cache is
     /// bounded by count, so its entries must be small).
     var tokenWidths: [TokenKey: Double] = [:]
-    /// Fallback words cut into pieces, and the word cache generation they belong to (FallbackBreaks.swift).
-    var pieceAnalyses: [PieceKey: PieceAnalysis?] = [:]
-    var pieceGeneration = -1
     static let maxCachedTokenBytes = 256
 
     // Scratch state reused between measurements (see `releaseLargeScratch`).
