@@ -13,6 +13,16 @@ final class EngineFont {
     /// The word cache's key for this font and the face's word profile (looked up once).
     private var wordID: Int32 = -1
     private var profile: FaceWordProfile?
+    /// Per index of the fallback chain, that family's font like this one, made when a
+    /// fallback word first needs it (PangoEngine.chainFont); emptied by the engine when it
+    /// drops its fonts (two fonts can hold each other here).
+    var chainFonts: [EngineFont?] = []
+    /// This family's character set (FontCatalog.charset(of:)), once looked up.
+    var familyCharset: OpaquePointer?
+    var familyCharsetLooked = false
+    /// Per ASCII character, whether the word path knows it is kerned against a space after
+    /// it (2), knows it is not (1) or has not looked (0) (PangoEngine.lastKernsSpace).
+    var spaceKern: [UInt8] = []
 
     init(resolved: ResolvedFont, description: OpaquePointer, font: UnsafeMutablePointer<PangoFont>?, metrics: FontMetrics) {
         self.resolved = resolved; self.description = description; self.font = font; self.metrics = metrics

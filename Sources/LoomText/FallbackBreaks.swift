@@ -20,7 +20,55 @@ extension PangoEngine {
     /// whether the first piece goes on that line (else the word starts the next one). nil
     /// when the word path cannot tell exactly.
     func fallbackWordPieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, room: Int, lineIsEmpty: Bool,
-                            limit: Int) -> (onLine: Bool, pieces: [(width: Int, end: Int)])? {
+                            limit: Int, cache: WordCache, state: inout WordLineState) -> (onLine: Bool, pieces: [(width: Int, end: Int)])? {
+        let fontID = font.wordFontID(cache)
+        guard let analysis = analyzePieces(word, font: font) else { return nil }
+        let n = analysis.advance.count
+        let offsets = analysis.offsets, advance = analysis.advance, breakAt = analysis.breakAt
+        // Greedy, as Pango: the last break where the part fits.
+        var pieces: [(width: Int, end: Int)] = []
+        var onLine = true
+        var pos = 0, space = room, empty = lineIsEmpty
+        while pos < n {
+            var width = 0, best = -1, bestWidth = 0
+            var b = pos
+            while b < n {
+                width += advance[b]
+                b += 1
+                if width > space { break }
+                if breakAt[b] { best = b; bestWidth = width }
+            }
+            guard best >= 0 else {
+                // Nothing fits: the word starts the next line; on an empty line Pango would
+                // break between characters.
+                guard !empty, pieces.isEmpty else { return nil }
+                onLine = false
+                space = limit; empty = true
+                continue
+            }
+            if pos > 0 || best < n {
+                let part = wordEntry(UnsafeBufferPointer(rebasing: word[offsets[pos]..<offsets[best]]), font: font,
+                                     fontID: fontID, flags: 8, cache: cache, table: &state.table)
+                guard part.valid, Int(part.word) == bestWidth else { return nil }
+            }
+            pieces.append((bestWidth, offsets[best]))
+            pos = best
+            space = limit; empty = true
+        }
+        return (onLine, pieces)
+    }
+
+    /// What `fallbackWordPieces` needs of a word in a font, whatever its line: per scalar its
+    /// byte offset (and the word's length), its cluster's advance (on the cluster's first
+    /// scalar) and whether a line may break before it (and at the end); nil when a break
+    /// opportunity falls inside a glyph cluster.
+    struct PieceAnalysis {
+        var offsets: [Int]
+        var advance: [Int]
+        var breakAt: [Bool]
+    }
+
+    private func analyzePieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont) -> PieceAnalysis? {
         var scalars: [Unicode.Scalar] = [], offsets: [Int] = []
         var i = 0
         while i < word.count {
@@ -56,36 +104,7 @@ extension PangoEngine {
                 if breakAt[b] && !clusterStart[b] { return nil }
             }
         }
-        // Greedy, as Pango: the last break where the part fits.
-        var pieces: [(width: Int, end: Int)] = []
-        var onLine = true
-        var pos = 0, space = room, empty = lineIsEmpty
-        while pos < n {
-            var width = 0, best = -1, bestWidth = 0
-            var b = pos
-            while b < n {
-                width += advance[b]
-                b += 1
-                if width > space { break }
-                if breakAt[b] { best = b; bestWidth = width }
-            }
-            guard best >= 0 else {
-                // Nothing fits: the word starts the next line; on an empty line Pango would
-                // break between characters.
-                guard !empty, pieces.isEmpty else { return nil }
-                onLine = false
-                space = limit; empty = true
-                continue
-            }
-            if pos > 0 || best < n {
-                let part = shapeFallbackWord(UnsafeBufferPointer(rebasing: word[offsets[pos]..<offsets[best]]), font: font)
-                guard part.valid, Int(part.word) == bestWidth else { return nil }
-            }
-            pieces.append((bestWidth, offsets[best]))
-            pos = best
-            space = limit; empty = true
-        }
-        return (onLine, pieces)
+        return PieceAnalysis(offsets: offsets, advance: advance, breakAt: breakAt)
     }
 
     /// Pango's line break opportunities in `word` (`count` scalars; index k: before scalar k),

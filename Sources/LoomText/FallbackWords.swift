@@ -47,6 +47,11 @@ extension PangoEngine {
         }
     }
 
+    @inline(__always)
+    static func leftToRightFallback(_ s: GUnicodeScript) -> Bool {
+        s != G_UNICODE_SCRIPT_ARABIC && s != G_UNICODE_SCRIPT_HEBREW && fallbackScript(s)
+    }
+
     /// Left-to-right scripts whose words the fallback word path measures.
     @inline(__always)
     private static func fallbackScript(_ s: GUnicodeScript) -> Bool {
@@ -68,8 +73,12 @@ extension PangoEngine {
         let chain = catalog.fallbackChain
         var k = -1
         var script = G_UNICODE_SCRIPT_INVALID_CODE
-        // The character sets, looked up by name once per word.
-        let own = catalog.charset(of: base.resolved.family)
+        // The family's character set, looked up by name once per font.
+        if !base.familyCharsetLooked {
+            base.familyCharset = catalog.charset(of: base.resolved.family)
+            base.familyCharsetLooked = true
+        }
+        let own = base.familyCharset
         var chosen: OpaquePointer? = nil
         var i = 0
         while i < word.count {
@@ -92,7 +101,19 @@ extension PangoEngine {
             i += length
         }
         guard k >= 0 else { return nil }
-        return font(for: resolved(chain[k], like: base.resolved), ownFont: false)
+        return chainFont(k, like: base)
+    }
+
+    /// The family at `k` of the fallback chain, in `base`'s size, weight and slant (made
+    /// once per font and family).
+    @inline(__always)
+    func chainFont(_ k: Int, like base: EngineFont) -> EngineFont {
+        if k < base.chainFonts.count, let f = base.chainFonts[k] { return f }
+        let f = font(for: resolved(catalog.fallbackChain[k], like: base.resolved), ownFont: false)
+        let n = catalog.fallbackChain.count
+        if base.chainFonts.count < n { base.chainFonts = Array(repeating: nil, count: n) }
+        base.chainFonts[k] = f
+        return f
     }
 
     /// A fallback word shaped alone in `font`, in its script (or `given`) and the language
@@ -288,11 +309,22 @@ extension PangoEngine {
                         // whichever item it joins.
                         if !previousFallback && !previousSplitEdge {
                             guard Int(previous.trailSpace) == space else { return false }
-                            let bare = wordEntry(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]), font: base,
-                                                 fontID: fontID, flags: previousLead ? 1 : 0, cache: cache, table: &state.table)
-                            guard bare.valid, bare.word == previous.word else { return false }
+                            // The word's advance without the space after it: the same when its last
+                            // glyph, nominal, is not kerned against the space (lastKernsSpace).
+                            if previous.substituted || lastKernsSpace(s[previousEnd - 1], profile: profile, font: base,
+                                                                      fontID: fontID, cache: cache, state: &state) {
+                                let bare = wordEntry(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]), font: base,
+                                                     fontID: fontID, flags: previousLead ? 1 : 0, cache: cache,
+                                                     table: &state.table)
+                                guard bare.valid, bare.word == previous.word else { return false }
+                            }
                         }
-                        if !nextFallback { guard Int(next.leadSpace) == space else { return false } }
+                        // After a fallback word of a left-to-right script the space takes that
+                        // word's script (a Common character) and the next word Latin: the space
+                        // is an item of its own, shaped alone, whatever it kerns with.
+                        if !nextFallback && !(previousScript.map(PangoEngine.leftToRightFallback) ?? false) {
+                            guard Int(next.leadSpace) == space else { return false }
+                        }
                         gap = space
                     }
                 }
@@ -311,7 +343,8 @@ extension PangoEngine {
                 let word = UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd])
                 guard let f = fallbackWordFont(word, base: base),
                       let (onLine, pieces) = fallbackWordPieces(word, font: f, room: started ? limit - units - previousGap : limit,
-                                                                lineIsEmpty: !started, limit: limit) else { return false }
+                                                                lineIsEmpty: !started, limit: limit, cache: cache,
+                                                                state: &state) else { return false }
                 for (index, (piece, pieceEnd)) in pieces.enumerated() {
                     let last = index == pieces.count - 1
                     if index == 0 && onLine {
@@ -370,6 +403,36 @@ extension PangoEngine {
                                  start: lineStart, end: lineEnd))
         return !needsRules || softRulesChangeNothing(profile: profile, font: base, state: &state)
     }
+
+    /// Whether the word path must shape a word of the text's font ending in byte `c` without
+    /// the space after it to know its advance there (true), or knows it is the same (false).
+    /// With nothing substituted in the word, its glyphs are nominal, and in the faces the word
+    /// path takes only pair kerning that moves the first glyph of a pair acts across a space
+    /// (WordShaping.swift): the space can change the advance of the last glyph alone, by the
+    /// kerning of that pair, which is the same after any glyphs. So `c` shaped alone with and
+    /// without a space after it (cached as words) tells. Not for a character that is an input
+    /// of soft rules (MixedSoftRules.swift), nor one that is not ASCII. Known once per font.
+    func lastKernsSpace(_ c: UInt8, profile: FaceWordProfile, font: EngineFont, fontID: Int32, cache: WordCache,
+                        state: inout WordLineState) -> Bool {
+        guard c < 0x80, profile.asciiKind[Int(c)] & (FaceWordProfile.usableBit | FaceWordProfile.softBit)
+                == FaceWordProfile.usableBit else { return true }
+        if font.spaceKern.isEmpty { font.spaceKern = [UInt8](repeating: 0, count: 128) }
+        let known = font.spaceKern[Int(c)]
+        if known != 0 { return known == 2 }
+        let one = UnsafeBufferPointer(rebasing: PangoEngine.asciiBytes[Int(c)..<Int(c) + 1])
+        let spaced = wordEntry(one, font: font, fontID: fontID, flags: 2, cache: cache, table: &state.table)
+        let alone = wordEntry(one, font: font, fontID: fontID, flags: 0, cache: cache, table: &state.table)
+        let kerns = !spaced.valid || !alone.valid || spaced.substituted || alone.substituted || spaced.word != alone.word
+        font.spaceKern[Int(c)] = kerns ? 2 : 1
+        return kerns
+    }
+
+    /// The ASCII bytes in order (byte c at offset c), for looking one up as a word.
+    nonisolated(unsafe) static let asciiBytes: UnsafeBufferPointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+        for c in 0..<128 { p[c] = UInt8(c) }
+        return UnsafeBufferPointer(start: p, count: 128)
+    }()
 
     /// " ", for looking the space up as a word.
     nonisolated(unsafe) static let spaceByte: UnsafeBufferPointer<UInt8> = {

@@ -159,7 +159,7 @@ final class PangoEngine {
 
     deinit {
         fonts.removeAll()
-        resolvedFonts.removeAll()
+        dropFonts()
         releaseRunFonts()
         releaseVerifiedFonts()
         g_object_unref(UnsafeMutableRawPointer(layout))
@@ -229,9 +229,12 @@ final class PangoEngine {
     }
 
     /// Keep the per-engine caches bounded (clients may send any number of sizes).
+    /// Drops the loaded fonts, with the links between them (EngineFont.chainFonts).
+    private func dropFonts() { for f in resolvedFonts.values { f.chainFonts = [] }; resolvedFonts.removeAll() }
+
     private func trimCaches() {
         if fonts.count > PangoEngine.cacheLimit || resolvedFonts.count > PangoEngine.cacheLimit {
-            fonts.removeAll(); resolvedFonts.removeAll(); recentFonts = Array(repeating: nil, count: PangoEngine.recentFontSlots)
+            fonts.removeAll(); dropFonts(); recentFonts = Array(repeating: nil, count: PangoEngine.recentFontSlots)
         }
         if chainChoice.count > PangoEngine.cacheLimit * 64 { chainChoice.removeAll() }
         if runFontMetrics.count > PangoEngine.cacheLimit { releaseRunFonts() }

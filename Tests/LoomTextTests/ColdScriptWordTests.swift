@@ -144,6 +144,30 @@ final class ColdScriptWordTests: XCTestCase {
         return (attributes, Size(width: width, height: .infinity))
     }
 
+    /// Fallback words followed by Latin words that start with a letter kerned after a space
+    /// in some faces (Liberation Sans: " A", " T", " Y"): the space, an item of its own after
+    /// the fallback word, is measured alone.
+    static func kernedSpaceCase(_ r: inout Rng) -> (TextAttributes, Size) {
+        let latin = ["Amazing", "Tomorrow", "Yesterday", "Again", "Very", "Winter", "Train", "Avatar", "quick", "Over"]
+        var words: [String] = []
+        for k in 0..<(1 + r.int(10)) {
+            words.append(k % 2 == 0 ? r.pick(FallbackWordTests.fallbackWords.dropLast()) : r.pick(latin))
+        }
+        let font = r.pick(WordPathTests.fonts + [FontDescriptor(family: "Liberation Sans", size: 17, weight: 600),
+                                                 FontDescriptor(family: "Liberation Sans", size: 15)])
+        let attributes = TextAttributes(spans: [TextSpan(text: words.joined(separator: " "))], font: font,
+                                        lineHeight: r.chance(0.3) ? font.size * 1.4 : nil,
+                                        maximumNumberOfLines: r.chance(0.6) ? 0 : 1 + r.int(3),
+                                        truncationMode: r.pick([.tail, .wordWrap, .clip]))
+        let width: Double = r.chance(0.2) ? .infinity : Double(40 + r.int(400)) + Double(r.int(64)) / 64
+        return (attributes, Size(width: width, height: .infinity))
+    }
+
+    func testSpaceAfterAFallbackWordIsMeasuredAlone() {
+        let (words, _) = agreement(seed: 4004, cases: Self.cases, "kerned spaces", Self.kernedSpaceCase)
+        XCTAssertGreaterThan(words, Self.cases / 5)
+    }
+
     func testOpenEdgesInRightToLeftParagraphsAgreeWithPango() {
         let (words, _) = agreement(seed: 3003, cases: Self.cases, "open edges", Self.openEdgeCase)
         // Every paragraph ends with a Latin word and a mark; before, each went to Pango.
