@@ -29,6 +29,8 @@ final class PangoEngine {
     var holdsMetricsLock = false
     /// Whether a font of this engine has metrics computed in a race (see above).
     private(set) var poisoned = false
+    /// The font and language (Pango's description and language tag) that poisoned it first.
+    private(set) var poisonedBy: String?
     private struct MetricsKey: Hashable {
         var font: UnsafeMutableRawPointer
         var language: OpaquePointer?
@@ -213,6 +215,7 @@ final class PangoEngine {
         }
         let complete = holdsMetricsLock ? check() : PangoEngine.metricsLock.withLock { _ in check() }
         guard complete else {
+            if !poisoned { poisonedBy = PangoEngine.describe(font, language) }
             poisoned = true
             return false
         }
@@ -220,6 +223,17 @@ final class PangoEngine {
         verifiedFonts.insert(key)
         lastVerified = key
         return true
+    }
+
+    /// "Noto Sans CJK JP 15|ja": what `poisonedBy` records (only on that path).
+    private static func describe(_ font: UnsafeMutablePointer<PangoFont>, _ language: OpaquePointer?) -> String {
+        var name = ""
+        if let d = pango_font_describe(font) {
+            if let c = pango_font_description_to_string(d) { name = String(cString: c); g_free(c) }
+            pango_font_description_free(d)
+        }
+        let tag = language.flatMap { pango_language_to_string($0) }.map { String(cString: $0) } ?? ""
+        return name + "|" + tag
     }
 
     private static func approximateCharWidth(_ font: UnsafeMutablePointer<PangoFont>, _ language: OpaquePointer?) -> Int32 {

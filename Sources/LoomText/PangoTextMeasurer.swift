@@ -257,42 +257,55 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// (false: the budget stopped the measurement and the answer is a placeholder).
     private func measure(_ text: TextAttributes, in containerSize: Size, budget: LayoutBudget?) -> (TextMeasurement, Bool) {
         var attempt = 0
+        var lastPoison: String?
         while true {
             let exclusive = attempt > 0
-            func measureOnce() -> (TextMeasurement, Bool, Bool) {
+            func measureOnce() -> (TextMeasurement, Bool, Bool, String?) {
                 withEngine { engine in
                     engine.holdsMetricsLock = exclusive
                     defer { engine.holdsMetricsLock = false }
                     let result = engine.measure(text, in: containerSize, budget: budget)
-                    return (result, !engine.poisoned, engine.stopped)
+                    return (result, !engine.poisoned, engine.stopped, engine.poisonedBy)
                 }
             }
-            let (result, clean, stopped) = exclusive ? PangoEngine.metricsLock.withLock { _ in measureOnce() } : measureOnce()
+            let (result, clean, stopped, poison) = exclusive ? PangoEngine.metricsLock.withLock { _ in measureOnce() } : measureOnce()
             if stopped { return (result, false) }
             attempt += 1
             // Another thread can still compute metrics outside the lock (a fallback font
             // the first time a layout uses it), so a retry can be poisoned too; rare.
-            if clean || attempt >= 16 { return (result, true) }
+            if clean || attempt >= 16 || PangoTextMeasurer.isDeterministic(poison, after: &lastPoison) { return (result, true) }
         }
+    }
+
+    /// Whether a measurement poisoned by `poison` (font and language) gives up retrying: the
+    /// attempt before was poisoned by the same font and language, this one under the lock.
+    /// That zero is not a race but Pango's own: a font's metrics asked for while another
+    /// font's are computed (its sample text falls back to it) get 0 for good, in every fresh
+    /// engine alike (a text mixing kana, emoji and Latin words at one size did it on each
+    /// of 16 attempts, about 50 ms each). Every retry would give this same answer.
+    static func isDeterministic(_ poison: String?, after last: inout String?) -> Bool {
+        defer { last = poison }
+        return poison != nil && poison == last
     }
 
     /// The visible lines in detail (TextLineDetails.swift), laid out afresh (not cached),
     /// with the same retries as a measurement.
     public func lines(_ text: TextAttributes, in containerSize: Size) -> TextLines? {
         var attempt = 0
+        var lastPoison: String?
         while true {
             let exclusive = attempt > 0
-            func once() -> (TextLines?, Bool) {
+            func once() -> (TextLines?, Bool, String?) {
                 withEngine { engine in
                     engine.holdsMetricsLock = exclusive
                     defer { engine.holdsMetricsLock = false }
                     let lines = engine.lineDetails(text, in: containerSize)
-                    return (lines, !engine.poisoned)
+                    return (lines, !engine.poisoned, engine.poisonedBy)
                 }
             }
-            let (lines, clean) = exclusive ? PangoEngine.metricsLock.withLock { _ in once() } : once()
+            let (lines, clean, poison) = exclusive ? PangoEngine.metricsLock.withLock { _ in once() } : once()
             attempt += 1
-            if clean || attempt >= 16 { return lines }
+            if clean || attempt >= 16 || PangoTextMeasurer.isDeterministic(poison, after: &lastPoison) { return lines }
         }
     }
 
