@@ -57,3 +57,17 @@ final class EngineFont {
         if let font { loom_object_unref(font) }
     }
 }
+
+extension PangoEngine {
+    /// "Noto Sans CJK JP 15|ja": a font and a language as `poisonedBy` records them (only on
+    /// that path).
+    static func describe(_ font: UnsafeMutablePointer<PangoFont>, _ language: OpaquePointer?) -> String {
+        var name = ""
+        if let d = pango_font_describe(font) {
+            if let c = pango_font_description_to_string(d) { name = String(cString: c); g_free(c) }
+            pango_font_description_free(d)
+        }
+        let tag = language.flatMap { pango_language_to_string($0) }.map { String(cString: $0) } ?? ""
+        return name + "|" + tag
+    }
+}

@@ -225,17 +225,6 @@ final class PangoEngine {
         return true
     }
 
-    /// "Noto Sans CJK JP 15|ja": what `poisonedBy` records (only on that path).
-    private static func describe(_ font: UnsafeMutablePointer<PangoFont>, _ language: OpaquePointer?) -> String {
-        var name = ""
-        if let d = pango_font_describe(font) {
-            if let c = pango_font_description_to_string(d) { name = String(cString: c); g_free(c) }
-            pango_font_description_free(d)
-        }
-        let tag = language.flatMap { pango_language_to_string($0) }.map { String(cString: $0) } ?? ""
-        return name + "|" + tag
-    }
-
     private static func approximateCharWidth(_ font: UnsafeMutablePointer<PangoFont>, _ language: OpaquePointer?) -> Int32 {
         guard let metrics = pango_font_get_metrics(font, language) else { return 0 }
         defer { pango_font_metrics_unref(metrics) }
