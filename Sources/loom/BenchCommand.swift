@@ -120,18 +120,6 @@ struct BenchCommand: ParsableCommand {
     /// tree and its canonical digests, as the service does; new elements, no
     /// memo), lays out without the shared subtree cache and encodes. Text measurements stay
     /// cached across runs unless `beforeRun` empties the text cache (the `_coldtext` rows).
-    /// `body` with the first `"id":"` value's first letter replaced (same length), which
-    /// changes the response key and no subtree key.
-    static func renamingRoot(_ body: [UInt8]) -> [UInt8] {
-        var out = body
-        let marker = Array("\"id\":\"".utf8)
-        guard let at = (0...(out.count - marker.count)).first(where: { Array(out[$0..<$0 + marker.count]) == marker }),
-              at + marker.count < out.count else { return out }
-        let i = at + marker.count
-        out[i] = out[i] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
-        return out
-    }
-
     static func timeTree(name: String, body: [UInt8], runs: Int, measurer: TextMeasuring,
                          layoutMeasurer: TextMeasuring? = nil, output: ResponseOutput? = nil,
                          beforeRun: () -> Void = {}) -> TreeResult {
@@ -259,9 +247,6 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let feed = Array(feedData), changed = Array(changedData)
-        // The changed feed under another root id: a new response key, the same cells (ids are
-        // in no subtree key), so every cell can come from the shared subtree cache.
-        let renamed = Self.renamingRoot(changed)
         var rows: [String: [Double]] = [:]
         var computed: [String: Int] = [:]
         func time(_ name: String, _ body: () -> Void) {
@@ -270,24 +255,18 @@ struct BenchCommand: ParsableCommand {
             rows[name, default: []].append(Double(now() - t) / 1e6)
         }
         for _ in 0..<runs {
-            // Whole path through one service: cold, the same bytes again, then the changed feed
-            // (its cells seen a second time: laid out again, and kept in the shared subtree
-            // cache from now on), then the changed feed again under another root id (its cells
-            // from the shared cache).
+            // Whole path through one service: cold, the same bytes again, then the changed feed.
             let service = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
             time("path: feed cold") { precondition(!service.layout(body: feed).cacheHit) }
             time("path: feed unchanged") { precondition(service.layout(body: feed).cacheHit) }
             time("path: feed one cell changed") { precondition(!service.layout(body: changed).cacheHit) }
-            time("path: feed, third sighting") { precondition(!service.layout(body: renamed).cacheHit) }
 
             // Layout alone: cold (no subtree cache) against the changed feed on a warmed cache.
             let cold = try! service.decoder.decode(body: feed)
             let coldContext = LayoutContext(scale: cold.scale, textMeasurer: measurer)
             time("layout: feed cold") { _ = calculateRootLayout(cold.root, sizeRange: cold.sizeRange, context: coldContext) }
             computed["layout: feed cold"] = coldContext.computedLayouts
-            // Warmed by two passes: the shared cache keeps a subtree from its second sighting.
             let warmed = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
-            _ = warmed.computeLayout(try! warmed.decoder.decode(body: feed))
             _ = warmed.computeLayout(try! warmed.decoder.decode(body: feed))
             let again = try! warmed.decoder.decode(body: changed)
             again.hashTree()
@@ -295,7 +274,7 @@ struct BenchCommand: ParsableCommand {
             time("layout: feed one cell changed") { _ = calculateRootLayout(again.root, sizeRange: again.sizeRange, context: context) }
             computed["layout: feed one cell changed"] = context.computedLayouts
         }
-        let order = ["path: feed cold", "path: feed unchanged", "path: feed one cell changed", "path: feed, third sighting",
+        let order = ["path: feed cold", "path: feed unchanged", "path: feed one cell changed",
                      "layout: feed cold", "layout: feed one cell changed"]
         for name in order {
             let xs = rows[name] ?? []
