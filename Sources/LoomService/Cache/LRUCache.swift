@@ -7,13 +7,10 @@ import LoomLayout
 /// shard holds an even share of both bounds, so the totals hold without a shared counter:
 /// a value costing more than `maxBytes / shards` is never stored. `maxEntries` 0 (or less)
 /// stores nothing. Values a store evicts or replaces are released after the shard's lock is
-/// dropped (freeing a large layout is the costly part of an eviction). With a doorkeeper
-/// (`doorkeeperSlots` > 0), `offer` stores a key only on its second sighting (see `offer`).
+/// dropped (freeing a large layout is the costly part of an eviction).
 public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendable {
     public struct Statistics: Sendable, Equatable {
         public var hits = 0, misses = 0, evictions = 0, entries = 0, bytes = 0
-        /// Values `offer` did not store: their key's first sighting.
-        public var deferred = 0
     }
 
     private final class Shard {
@@ -41,14 +38,8 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         var head = -1  // most recent
         var tail = -1  // least recent
         var bytes = 0
-        var hits = 0, misses = 0, evictions = 0, deferred = 0
-        /// The doorkeeper: the fingerprints (`LRUCache.fingerprint`) of keys offered once and
-        /// not stored, one per slot, a later sighting taking the slot over; 0 = empty. Fixed
-        /// in size when the cache is made (empty without a doorkeeper).
-        var seen: [UInt64]
+        var hits = 0, misses = 0, evictions = 0
         let lock = Mutex<Void>(())
-
-        init(doorkeeperSlots: Int) { seen = Array(repeating: 0, count: doorkeeperSlots) }
 
         /// The top 32 bits of the hash mixed (Fibonacci hashing: a product's high bits, which
         /// differ among keys of one shard, whose hashes share their remainder by the shard
@@ -130,22 +121,12 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
     private let shards: [Shard]
     private let maxEntriesPerShard: Int
     private let maxBytesPerShard: Int
-    /// 32 - log2 of a shard's doorkeeper slots (a power of two): a slot is the leading bits
-    /// of the key's mixed hash. -1 without a doorkeeper.
-    private let seenShift: Int
 
     /// `maxEntries` and `maxBytes` are totals, split evenly across shards (fewer shards than
-    /// `shards` when there are fewer entries). `doorkeeperSlots` (0: none) is rounded up to a
-    /// power of two per shard, at most 2^20 in all: 8 bytes each, allocated here, never more.
-    public init(maxEntries: Int, maxBytes: Int, shards: Int = 16, doorkeeperSlots: Int = 0) {
+    /// `shards` when there are fewer entries).
+    public init(maxEntries: Int, maxBytes: Int, shards: Int = 16) {
         let n = Swift.max(1, Swift.min(shards, Swift.max(1, maxEntries)))
-        var perShard = 0, shift = -1
-        if doorkeeperSlots > 0 {
-            perShard = 1; shift = 32
-            while perShard * n < Swift.min(doorkeeperSlots, 1 << 20) { perShard *= 2; shift -= 1 }
-        }
-        self.seenShift = shift
-        self.shards = (0..<n).map { _ in Shard(doorkeeperSlots: perShard) }
+        self.shards = (0..<n).map { _ in Shard() }
         // No entries: no shard may hold one (the byte share is 0 too, so `set` stores nothing).
         self.maxEntriesPerShard = maxEntries <= 0 ? 0 : Swift.max(1, maxEntries / n)
         self.maxBytesPerShard = maxEntries <= 0 ? -1 : Swift.max(1, maxBytes / n)
@@ -178,72 +159,37 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         let s = shard(for: h)
         var released = Released()
         defer { released.drop() }
-        s.lock.withLock { _ in place(value, key, h, cost, s, &released) }
-    }
-
-    /// `set` for a value that may be met only once: stored if its key is held already or was
-    /// offered before and is still remembered by the doorkeeper; else the key's fingerprint
-    /// is remembered in its slot (in place of whichever key was there: the doorkeeper keeps
-    /// the latest first sightings, so it ages by itself) and nothing is stored or evicted.
-    /// Without a doorkeeper it is `set`. Returns whether the value was stored.
-    @discardableResult
-    public func offer(_ value: Value, for key: Key, cost: Int) -> Bool {
-        let h = hash(key)
-        let s = shard(for: h)
-        var released = Released()
-        defer { released.drop() }
-        return s.lock.withLock { _ -> Bool in
-            if seenShift >= 0 && s.find(key, h) < 0 {
-                let slot = Int(truncatingIfNeeded: Shard.mixed(h) >> UInt64(seenShift))
-                let mark = LRUCache.fingerprint(h)
-                guard s.seen[slot] == mark else {
-                    s.seen[slot] = mark
-                    s.deferred += 1
-                    return false
-                }
-                s.seen[slot] = 0
-            }
-            place(value, key, h, cost, s, &released)
-            return true
-        }
-    }
-
-    /// A key's doorkeeper fingerprint: its whole hash, never 0 (an empty slot).
-    @inline(__always) private static func fingerprint(_ hash: UInt) -> UInt64 { UInt64(truncatingIfNeeded: hash) | 1 }
-
-    /// Stores under `s`'s lock; what it evicts or replaces goes to `released`. A value larger
-    /// than a shard's byte budget is not stored, and drops an older value under its key.
-    private func place(_ value: Value, _ key: Key, _ h: UInt, _ cost: Int, _ s: Shard, _ released: inout Released) {
         guard cost <= maxBytesPerShard else {
-            let i = s.find(key, h)
-            if i >= 0 { released.add(unlink(s, i)) }
+            s.lock.withLock { _ in
+                let i = s.find(key, h)
+                if i >= 0 { released.add(unlink(s, i)) }
+            }
             return
         }
-        let found = s.find(key, h)
-        if found >= 0 {
-            let i = found
-            s.bytes += cost - s.nodes[i].cost
-            released.add(s.nodes[i].value.take())
-            s.nodes[i].value = value
-            s.nodes[i].cost = cost
-            moveToFront(s, i)
-        } else {
-            let node = Shard.Node(key: key, value: value, cost: cost, prev: -1, next: s.head, hash: h)
-            let i: Int
-            if let f = s.free.popLast() { s.nodes[f] = node; i = f } else { s.nodes.append(node); i = s.nodes.count - 1 }
-            if s.head >= 0 { s.nodes[s.head].prev = i }
-            s.head = i
-            if s.tail < 0 { s.tail = i }
-            s.insert(i)
-            s.bytes += cost
-        }
-        while s.count > maxEntriesPerShard || s.bytes > maxBytesPerShard, s.tail >= 0 {
-            released.add(evictTail(s))
+        s.lock.withLock { _ in
+            let found = s.find(key, h)
+            if found >= 0 {
+                let i = found
+                s.bytes += cost - s.nodes[i].cost
+                released.add(s.nodes[i].value.take())
+                s.nodes[i].value = value
+                s.nodes[i].cost = cost
+                moveToFront(s, i)
+            } else {
+                let node = Shard.Node(key: key, value: value, cost: cost, prev: -1, next: s.head, hash: h)
+                let i: Int
+                if let f = s.free.popLast() { s.nodes[f] = node; i = f } else { s.nodes.append(node); i = s.nodes.count - 1 }
+                if s.head >= 0 { s.nodes[s.head].prev = i }
+                s.head = i
+                if s.tail < 0 { s.tail = i }
+                s.insert(i)
+                s.bytes += cost
+            }
+            while s.count > maxEntriesPerShard || s.bytes > maxBytesPerShard, s.tail >= 0 {
+                released.add(evictTail(s))
+            }
         }
     }
-
-    /// Slots of the doorkeeper in all (0 without one): fixed when the cache is made.
-    public var doorkeeperSlots: Int { seenShift < 0 ? 0 : shards.count * shards[0].seen.count }
 
     /// Values taken out of a shard under its lock, released once it is dropped: one inline
     /// (a store evicts one entry at most, most of the time), any more in an array.
@@ -293,7 +239,6 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
                 s.slots = Array(repeating: 0, count: 16); s.shift = 60; s.count = 0
                 s.free.removeAll()
                 s.head = -1; s.tail = -1; s.bytes = 0
-                for k in s.seen.indices { s.seen[k] = 0 }
                 let nodes = s.nodes
                 s.nodes = []
                 return nodes
@@ -306,7 +251,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         var st = Statistics()
         for s in shards {
             s.lock.withLock { _ in
-                st.hits += s.hits; st.misses += s.misses; st.evictions += s.evictions; st.deferred += s.deferred
+                st.hits += s.hits; st.misses += s.misses; st.evictions += s.evictions
                 st.entries += s.count; st.bytes += s.bytes
             }
         }
@@ -327,25 +272,14 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
 }
 
 /// The shared subtree cache: measured subtrees keyed by digest and constraints, each with
-/// what computing it cost (charged again when it is reused). Used as a pass's cache directly
-/// (`store` keeps everything), or through a `PassSubtreeCache` (the service's passes), which
-/// `offer`s: a subtree is kept from its second sighting on, so that one seen once stores and
-/// evicts nothing. The doorkeeper has a slot per entry the cache may hold (rounded up to a
-/// power of two), 8 bytes each.
+/// what computing it cost (charged again when it is reused).
 public final class SubtreeLayoutCache: SubtreeLayoutCaching, @unchecked Sendable {
     public let storage: LRUCache<SubtreeLayoutKey, CachedSubtreeLayout>
-    public init(maxEntries: Int, maxBytes: Int, doorkeeperSlots: Int? = nil) {
-        storage = LRUCache(maxEntries: maxEntries, maxBytes: maxBytes,
-                           doorkeeperSlots: maxEntries <= 0 ? 0 : doorkeeperSlots ?? maxEntries)
+    public init(maxEntries: Int, maxBytes: Int) {
+        storage = LRUCache(maxEntries: maxEntries, maxBytes: maxBytes)
     }
     public func layout(for key: SubtreeLayoutKey) -> CachedSubtreeLayout? { storage.value(for: key) }
     public func store(_ layout: CachedSubtreeLayout, for key: SubtreeLayoutKey) {
-        storage.set(layout, for: key, cost: Self.cost(layout))
+        storage.set(layout, for: key, cost: 120 + layout.layout.subtreeCount * 80)
     }
-    /// Stores `layout` if `key` was offered before (or is held): see `LRUCache.offer`.
-    @discardableResult
-    public func offer(_ layout: CachedSubtreeLayout, for key: SubtreeLayoutKey) -> Bool {
-        storage.offer(layout, for: key, cost: Self.cost(layout))
-    }
-    @inline(__always) static func cost(_ layout: CachedSubtreeLayout) -> Int { 120 + layout.layout.subtreeCount * 80 }
 }
