@@ -256,24 +256,33 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// Measures without the cache, within `budget`: the answer and whether it is one
     /// (false: the budget stopped the measurement and the answer is a placeholder).
     private func measure(_ text: TextAttributes, in containerSize: Size, budget: LayoutBudget?) -> (TextMeasurement, Bool) {
+        let (result, stopped) = onCleanEngine { $0.measure(text, in: containerSize, budget: budget) }
+        return (result, !stopped)
+    }
+
+    /// `body` on an engine, run again while a font it used came out with incomplete metrics
+    /// (`PangoEngine.verify`): on a fresh engine, under `metricsLock`, at most 16 times, and
+    /// not once more when the same font and language spoil it twice (`isDeterministic`).
+    /// Returns the last answer and whether the engine's budget stopped it (then not retried).
+    private func onCleanEngine<T>(_ body: (PangoEngine) -> T) -> (T, stopped: Bool) {
         var attempt = 0
         var lastPoison: String?
         while true {
             let exclusive = attempt > 0
-            func measureOnce() -> (TextMeasurement, Bool, Bool, String?) {
+            func once() -> (T, Bool, Bool, String?) {
                 withEngine { engine in
                     engine.holdsMetricsLock = exclusive
                     defer { engine.holdsMetricsLock = false }
-                    let result = engine.measure(text, in: containerSize, budget: budget)
+                    let result = body(engine)
                     return (result, !engine.poisoned, engine.stopped, engine.poisonedBy)
                 }
             }
-            let (result, clean, stopped, poison) = exclusive ? PangoEngine.metricsLock.withLock { _ in measureOnce() } : measureOnce()
-            if stopped { return (result, false) }
+            let (result, clean, stopped, poison) = exclusive ? PangoEngine.metricsLock.withLock { _ in once() } : once()
+            if stopped { return (result, true) }
             attempt += 1
             // Another thread can still compute metrics outside the lock (a fallback font
             // the first time a layout uses it), so a retry can be poisoned too; rare.
-            if clean || attempt >= 16 || PangoTextMeasurer.isDeterministic(poison, after: &lastPoison) { return (result, true) }
+            if clean || attempt >= 16 || PangoTextMeasurer.isDeterministic(poison, after: &lastPoison) { return (result, false) }
         }
     }
 
@@ -289,24 +298,9 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     }
 
     /// The visible lines in detail (TextLineDetails.swift), laid out afresh (not cached),
-    /// with the same retries as a measurement.
+    /// with the same retries as a measurement (no budget: never stopped).
     public func lines(_ text: TextAttributes, in containerSize: Size) -> TextLines? {
-        var attempt = 0
-        var lastPoison: String?
-        while true {
-            let exclusive = attempt > 0
-            func once() -> (TextLines?, Bool, String?) {
-                withEngine { engine in
-                    engine.holdsMetricsLock = exclusive
-                    defer { engine.holdsMetricsLock = false }
-                    let lines = engine.lineDetails(text, in: containerSize)
-                    return (lines, !engine.poisoned, engine.poisonedBy)
-                }
-            }
-            let (lines, clean, poison) = exclusive ? PangoEngine.metricsLock.withLock { _ in once() } : once()
-            attempt += 1
-            if clean || attempt >= 16 || PangoTextMeasurer.isDeterministic(poison, after: &lastPoison) { return lines }
-        }
+        onCleanEngine { $0.lineDetails(text, in: containerSize) }.0
     }
 
     // MARK: Fonts
