@@ -7,10 +7,13 @@ import LoomLayout
 /// shard holds an even share of both bounds, so the totals hold without a shared counter:
 /// a value costing more than `maxBytes / shards` is never stored. `maxEntries` 0 (or less)
 /// stores nothing. Values a store evicts or replaces are released after the shard's lock is
-/// dropped (freeing a large layout is the costly part of an eviction).
+/// dropped (freeing a large layout is the costly part of an eviction). With a doorkeeper
+/// (`doorkeeperKeys` > 0), `offer` stores a key only on its second sighting (see `offer`).
 public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendable {
     public struct Statistics: Sendable, Equatable {
         public var hits = 0, misses = 0, evictions = 0, entries = 0, bytes = 0
+        /// Values `offer` did not store: their key's first sighting.
+        public var deferred = 0
     }
 
     private final class Shard {
@@ -38,8 +41,13 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         var head = -1  // most recent
         var tail = -1  // least recent
         var bytes = 0
-        var hits = 0, misses = 0, evictions = 0
+        var hits = 0, misses = 0, evictions = 0, deferred = 0
+        /// The fingerprints (`LRUCache.fingerprint`) of keys offered and not stored: fixed
+        /// in size when the cache is made (empty without a doorkeeper).
+        var seen: Doorkeeper
         let lock = Mutex<Void>(())
+
+        init(doorkeeperKeys: Int) { seen = Doorkeeper(keys: doorkeeperKeys) }
 
         /// The top 32 bits of the hash mixed (Fibonacci hashing: a product's high bits, which
         /// differ among keys of one shard, whose hashes share their remainder by the shard
@@ -121,12 +129,18 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
     private let shards: [Shard]
     private let maxEntriesPerShard: Int
     private let maxBytesPerShard: Int
+    private let hasDoorkeeper: Bool
 
     /// `maxEntries` and `maxBytes` are totals, split evenly across shards (fewer shards than
-    /// `shards` when there are fewer entries).
-    public init(maxEntries: Int, maxBytes: Int, shards: Int = 16) {
+    /// `shards` when there are fewer entries). `doorkeeperKeys` (0: none, at most 2^20) is how
+    /// many first sightings the doorkeeper remembers at least, shared evenly by the shards
+    /// (a shard's share rounded up to a power of two): four slots of 8 bytes per key a shard
+    /// remembers, allocated here, never more.
+    public init(maxEntries: Int, maxBytes: Int, shards: Int = 16, doorkeeperKeys: Int = 0) {
         let n = Swift.max(1, Swift.min(shards, Swift.max(1, maxEntries)))
-        self.shards = (0..<n).map { _ in Shard() }
+        let perShard = doorkeeperKeys <= 0 ? 0 : (Swift.min(doorkeeperKeys, 1 << 20) + n - 1) / n
+        self.hasDoorkeeper = perShard > 0
+        self.shards = (0..<n).map { _ in Shard(doorkeeperKeys: perShard) }
         // No entries: no shard may hold one (the byte share is 0 too, so `set` stores nothing).
         self.maxEntriesPerShard = maxEntries <= 0 ? 0 : Swift.max(1, maxEntries / n)
         self.maxBytesPerShard = maxEntries <= 0 ? -1 : Swift.max(1, maxBytes / n)
@@ -159,37 +173,68 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         let s = shard(for: h)
         var released = Released()
         defer { released.drop() }
-        guard cost <= maxBytesPerShard else {
-            s.lock.withLock { _ in
-                let i = s.find(key, h)
-                if i >= 0 { released.add(unlink(s, i)) }
+        s.lock.withLock { _ in place(value, key, h, cost, s, &released) }
+    }
+
+    /// `set` for a value that may be met only once: stored if its key is held already or was
+    /// offered before and is still remembered by the doorkeeper (`Doorkeeper`: at least the
+    /// shard's share of `doorkeeperKeys` later first sightings); else the doorkeeper
+    /// remembers it and nothing is stored or evicted. Without a doorkeeper it is `set`.
+    /// Returns whether the value was stored.
+    @discardableResult
+    public func offer(_ value: Value, for key: Key, cost: Int) -> Bool {
+        let h = hash(key)
+        let s = shard(for: h)
+        var released = Released()
+        defer { released.drop() }
+        return s.lock.withLock { _ -> Bool in
+            if hasDoorkeeper && s.find(key, h) < 0 && !s.seen.sighted(LRUCache.fingerprint(h)) {
+                s.deferred += 1
+                return false
             }
-            return
-        }
-        s.lock.withLock { _ in
-            let found = s.find(key, h)
-            if found >= 0 {
-                let i = found
-                s.bytes += cost - s.nodes[i].cost
-                released.add(s.nodes[i].value.take())
-                s.nodes[i].value = value
-                s.nodes[i].cost = cost
-                moveToFront(s, i)
-            } else {
-                let node = Shard.Node(key: key, value: value, cost: cost, prev: -1, next: s.head, hash: h)
-                let i: Int
-                if let f = s.free.popLast() { s.nodes[f] = node; i = f } else { s.nodes.append(node); i = s.nodes.count - 1 }
-                if s.head >= 0 { s.nodes[s.head].prev = i }
-                s.head = i
-                if s.tail < 0 { s.tail = i }
-                s.insert(i)
-                s.bytes += cost
-            }
-            while s.count > maxEntriesPerShard || s.bytes > maxBytesPerShard, s.tail >= 0 {
-                released.add(evictTail(s))
-            }
+            place(value, key, h, cost, s, &released)
+            return true
         }
     }
+
+    /// A key's doorkeeper fingerprint: its whole hash, never 0 (the doorkeeper's empty slot).
+    @inline(__always) private static func fingerprint(_ hash: UInt) -> UInt64 { UInt64(truncatingIfNeeded: hash) | 1 }
+
+    /// Stores under `s`'s lock; what it evicts or replaces goes to `released`. A value larger
+    /// than a shard's byte budget is not stored, and drops an older value under its key.
+    private func place(_ value: Value, _ key: Key, _ h: UInt, _ cost: Int, _ s: Shard, _ released: inout Released) {
+        guard cost <= maxBytesPerShard else {
+            let i = s.find(key, h)
+            if i >= 0 { released.add(unlink(s, i)) }
+            return
+        }
+        let found = s.find(key, h)
+        if found >= 0 {
+            let i = found
+            s.bytes += cost - s.nodes[i].cost
+            released.add(s.nodes[i].value.take())
+            s.nodes[i].value = value
+            s.nodes[i].cost = cost
+            moveToFront(s, i)
+        } else {
+            let node = Shard.Node(key: key, value: value, cost: cost, prev: -1, next: s.head, hash: h)
+            let i: Int
+            if let f = s.free.popLast() { s.nodes[f] = node; i = f } else { s.nodes.append(node); i = s.nodes.count - 1 }
+            if s.head >= 0 { s.nodes[s.head].prev = i }
+            s.head = i
+            if s.tail < 0 { s.tail = i }
+            s.insert(i)
+            s.bytes += cost
+        }
+        while s.count > maxEntriesPerShard || s.bytes > maxBytesPerShard, s.tail >= 0 {
+            released.add(evictTail(s))
+        }
+    }
+
+    /// First sightings the doorkeeper remembers at least (0 without one), and its slots
+    /// (8 bytes each): fixed when the cache is made.
+    public var doorkeeperKeys: Int { shards.count * shards[0].seen.generation }
+    public var doorkeeperSlots: Int { shards.count * shards[0].seen.slots }
 
     /// Values taken out of a shard under its lock, released once it is dropped: one inline
     /// (a store evicts one entry at most, most of the time), any more in an array.
@@ -239,6 +284,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
                 s.slots = Array(repeating: 0, count: 16); s.shift = 60; s.count = 0
                 s.free.removeAll()
                 s.head = -1; s.tail = -1; s.bytes = 0
+                s.seen.removeAll()
                 let nodes = s.nodes
                 s.nodes = []
                 return nodes
@@ -251,7 +297,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
         var st = Statistics()
         for s in shards {
             s.lock.withLock { _ in
-                st.hits += s.hits; st.misses += s.misses; st.evictions += s.evictions
+                st.hits += s.hits; st.misses += s.misses; st.evictions += s.evictions; st.deferred += s.deferred
                 st.entries += s.count; st.bytes += s.bytes
             }
         }
@@ -272,14 +318,25 @@ public final class LRUCache<Key: Hashable & Sendable, Value>: @unchecked Sendabl
 }
 
 /// The shared subtree cache: measured subtrees keyed by digest and constraints, each with
-/// what computing it cost (charged again when it is reused).
+/// what computing it cost (charged again when it is reused). Used as a pass's cache directly
+/// (`store` keeps everything), or through a `PassSubtreeCache` (the service's passes), which
+/// `offer`s: a subtree is kept from its second sighting on, so that one seen once stores and
+/// evicts nothing. The doorkeeper remembers at least as many first sightings as the cache may
+/// hold entries (by default), in about 32 bytes each.
 public final class SubtreeLayoutCache: SubtreeLayoutCaching, @unchecked Sendable {
     public let storage: LRUCache<SubtreeLayoutKey, CachedSubtreeLayout>
-    public init(maxEntries: Int, maxBytes: Int) {
-        storage = LRUCache(maxEntries: maxEntries, maxBytes: maxBytes)
+    public init(maxEntries: Int, maxBytes: Int, doorkeeperKeys: Int? = nil) {
+        storage = LRUCache(maxEntries: maxEntries, maxBytes: maxBytes,
+                           doorkeeperKeys: maxEntries <= 0 ? 0 : doorkeeperKeys ?? maxEntries)
     }
     public func layout(for key: SubtreeLayoutKey) -> CachedSubtreeLayout? { storage.value(for: key) }
     public func store(_ layout: CachedSubtreeLayout, for key: SubtreeLayoutKey) {
-        storage.set(layout, for: key, cost: 120 + layout.layout.subtreeCount * 80)
+        storage.set(layout, for: key, cost: Self.cost(layout))
     }
+    /// Stores `layout` if `key` was offered before (or is held): see `LRUCache.offer`.
+    @discardableResult
+    public func offer(_ layout: CachedSubtreeLayout, for key: SubtreeLayoutKey) -> Bool {
+        storage.offer(layout, for: key, cost: Self.cost(layout))
+    }
+    @inline(__always) static func cost(_ layout: CachedSubtreeLayout) -> Int { 120 + layout.layout.subtreeCount * 80 }
 }

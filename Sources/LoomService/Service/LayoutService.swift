@@ -294,8 +294,10 @@ public final class LayoutService: @unchecked Sendable {
         }
         // Stamps the subtree cache keys on the tree (hashed once per request).
         if useSubtreeCache { request.hashTree() }
+        // The pass's own memo in front of the shared cache, which keeps a subtree from its
+        // second sighting on.
         let context = LayoutContext(scale: request.scale, textMeasurer: textMeasurer,
-                                    subtreeCache: useSubtreeCache ? subtreeCache : nil, budget: budget)
+                                    subtreeCache: useSubtreeCache ? PassSubtreeCache(shared: subtreeCache) : nil, budget: budget)
         metrics?.layoutStarted()
         defer { metrics?.layoutFinished(computed: context.computedLayouts) }
         let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)

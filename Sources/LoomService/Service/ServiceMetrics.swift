@@ -53,6 +53,8 @@ public final class ServiceMetrics: @unchecked Sendable {
         ("loom_subtree_cache_hits_total", "counter", "Subtree layouts taken from the shared subtree cache."),
         ("loom_subtree_cache_misses_total", "counter", "Subtree layouts looked for in the shared subtree cache and not found."),
         ("loom_subtree_cache_bytes", "gauge", "Bytes held in the shared subtree cache."),
+        ("loom_subtree_cache_first_sightings_total", "counter",
+         "Subtree layouts not stored in the shared subtree cache: the first sighting of their key (stored from the second on)."),
         ("loom_text_cache_hits_total", "counter", "Text measurements answered from the text measurement cache."),
         ("loom_text_cache_misses_total", "counter", "Text measurements computed with Pango."),
         ("loom_text_cache_entries", "gauge", "Measurements held in the text measurement cache."),
@@ -76,6 +78,7 @@ public final class ServiceMetrics: @unchecked Sendable {
             "loom_cache_bytes": Double(cache.bytes), "loom_subtree_cache_entries": Double(subtree.entries),
             "loom_subtree_cache_hits_total": Double(subtree.hits),
             "loom_subtree_cache_misses_total": Double(subtree.misses), "loom_subtree_cache_bytes": Double(subtree.bytes),
+            "loom_subtree_cache_first_sightings_total": Double(subtree.deferred),
         ]
         if let text {
             values["loom_text_cache_hits_total"] = Double(text.hits)
