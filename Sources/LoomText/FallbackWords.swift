@@ -118,9 +118,39 @@ extension PangoEngine {
 
     /// A fallback word shaped alone in `font`, in its script (or `given`) and the language
     /// Pango derives for it (an entry with no spaces).
+    ///
+    /// With `flags` (the word cache's, which name the script and direction), a word whose
+    /// shaping gave every glyph its own advance (HarfBuzz's, which Pango's positions are:
+    /// nothing adjusted, no mark zeroed) has its glyphs kept per face: in another size of
+    /// the face the same lookups pick the same glyphs and adjust nothing (an adjustment is
+    /// a number of font units: it would have shown), so its width there is the sum of the
+    /// glyphs' advances in that size, without shaping. `FallbackWordTests` checks it against
+    /// shaping in every size. Without flags (a cut word's analysis reads `wordGlyphs`) it
+    /// always shapes.
     func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont,
-                           script given: GUnicodeScript? = nil, rightToLeft: Bool = false) -> WordCache.Entry {
+                           script given: GUnicodeScript? = nil, rightToLeft: Bool = false,
+                           flags: UInt8 = 0) -> WordCache.Entry {
         guard let pangoFont = font.font, !word.isEmpty else { return .invalid }
+        var faceKey: WordCache.LongKey? = nil
+        let hb = pango_font_get_hb_font(pangoFont)
+        if flags != 0, let cache = wordCache, let hb {
+            let key = WordCache.LongKey(word: String(decoding: word, as: UTF8.self), font: font.wordFaceID(cache),
+                                        flags: flags)
+            if let known = cache.glyphs(key) {
+                if !known.isEmpty {
+                    var units = 0
+                    for g in known {
+                        let advance = hb_font_get_glyph_h_advance(hb, g)
+                        if advance < 0 { return .invalid }
+                        units &+= Int(advance)
+                    }
+                    guard let width = Int32(exactly: units) else { return .invalid }
+                    return WordCache.Entry(word: width, trailSpace: 0, leadSpace: 0, valid: true, substituted: false)
+                }
+            } else {
+                faceKey = key
+            }
+        }
         let first = word[0] < 0x80 ? UInt32(word[0]) : PangoEngine.decodeUTF8(word, 0).0
         let script = PangoScript(rawValue: Int32((given ?? g_unichar_get_script(first)).rawValue))
         var analysis = PangoAnalysis()
@@ -148,6 +178,17 @@ extension PangoEngine {
             units &+= Int(info.geometry.width)
         }
         guard let width = Int32(exactly: units) else { return .invalid }
+        if let faceKey, let cache = wordCache, let hb {
+            let n = Int(glyphs.pointee.num_glyphs)
+            var own: [UInt32] = []
+            own.reserveCapacity(n)
+            for g in 0..<n {
+                let info = glyphs.pointee.glyphs[g]
+                guard info.geometry.width == hb_font_get_glyph_h_advance(hb, info.glyph) else { own = []; break }
+                own.append(info.glyph)
+            }
+            cache.putGlyphs(faceKey, own)
+        }
         return WordCache.Entry(word: width, trailSpace: 0, leadSpace: 0, valid: true, substituted: false)
     }
 
