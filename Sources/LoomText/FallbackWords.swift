@@ -69,7 +69,26 @@ extension PangoEngine {
     /// The font of a fallback word (its UTF-8 bytes): the chain family that has its first
     /// character, when the text's family lacks all of them, that family has all of them,
     /// it is not the emoji font, and they share one script (but for ー after kana or Han); nil otherwise.
-    func fallbackWordFont(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont) -> EngineFont? {
+    func fallbackWordFont(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont, table: inout WordTable) -> EngineFont? {
+        // Remembered in the engine's word table under the complement of the font's number
+        // (no font has a negative one), without flags: the chain index, or an invalid entry.
+        guard word.count <= WordCache.Key.maxBytes, let cache = wordCache else {
+            let k = fallbackWordChainIndex(word, base: base)
+            return k >= 0 ? chainFont(k, like: base) : nil
+        }
+        let key = WordCache.Key(word, font: ~base.wordFontID(cache), flags: 0, seed: table.seed)
+        let k: Int
+        if let known = table.find(key) {
+            k = known.valid ? Int(known.word) : -1
+        } else {
+            k = fallbackWordChainIndex(word, base: base)
+            table.insert(key, WordCache.Entry(word: Int32(k), trailSpace: 0, leadSpace: 0, valid: k >= 0, substituted: false))
+        }
+        return k >= 0 ? chainFont(k, like: base) : nil
+    }
+
+    /// `fallbackWordFont`'s choice: the index in the chain, or -1.
+    private func fallbackWordChainIndex(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont) -> Int {
         let chain = catalog.fallbackChain
         var k = -1
         var script = G_UNICODE_SCRIPT_INVALID_CODE
@@ -87,7 +106,7 @@ extension PangoEngine {
             if k < 0 {
                 k = chainIndex(of: v)
                 guard k >= 0, chain[k] != FontCatalog.emojiFamily, s != G_UNICODE_SCRIPT_COMMON,
-                      s != G_UNICODE_SCRIPT_INHERITED else { return nil }
+                      s != G_UNICODE_SCRIPT_INHERITED else { return -1 }
                 script = s
                 chosen = catalog.chainCharset(k)
             } else {
@@ -95,13 +114,12 @@ extension PangoEngine {
                 // before it.
                 let prolonged = v == 0x30FC && (script == G_UNICODE_SCRIPT_KATAKANA || script == G_UNICODE_SCRIPT_HIRAGANA
                                                  || script == G_UNICODE_SCRIPT_HAN)
-                guard s == script || prolonged, let chosen, FcCharSetHasChar(chosen, v) != 0 else { return nil }
+                guard s == script || prolonged, let chosen, FcCharSetHasChar(chosen, v) != 0 else { return -1 }
             }
-            if let own, FcCharSetHasChar(own, v) != 0 { return nil }
+            if let own, FcCharSetHasChar(own, v) != 0 { return -1 }
             i += length
         }
-        guard k >= 0 else { return nil }
-        return chainFont(k, like: base)
+        return k
     }
 
     /// The family at `k` of the fallback chain, in `base`'s size, weight and slant (made
@@ -304,7 +322,7 @@ extension PangoEngine {
                         nextMark = true
                         markScript = previousScript
                     } else if !keycap && PangoEngine.mayBeFallbackLetter(first) {
-                        guard let f = fallbackWordFont(word, base: base) else { return false }
+                        guard let f = fallbackWordFont(word, base: base, table: &state.table) else { return false }
                         next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
                                          table: &state.table)
                         split = f.metrics.halfLeadingSplit(lineHeight: nil)
@@ -382,7 +400,7 @@ extension PangoEngine {
                started ? units + previousGap + Int(previous.word) > limit : Int(previous.word) > limit {
                 // A fallback word that does not fit: in pieces where Pango breaks it (FallbackBreaks.swift).
                 let word = UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd])
-                guard let f = fallbackWordFont(word, base: base),
+                guard let f = fallbackWordFont(word, base: base, table: &state.table),
                       let (onLine, pieces) = fallbackWordPieces(word, font: f, room: started ? limit - units - previousGap : limit,
                                                                 lineIsEmpty: !started, limit: limit, cache: cache,
                                                                 state: &state) else { return false }
