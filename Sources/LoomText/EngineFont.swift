@@ -12,6 +12,7 @@ final class EngineFont {
     private var core: OpaquePointer?
     /// The word cache's key for this font and the face's word profile (looked up once).
     private var wordID: Int32 = -1
+    private var faceID: Int32 = -1
     private var profile: FaceWordProfile?
     /// Per index of the fallback chain, that family's font like this one, made when a
     /// fallback word first needs it (PangoEngine.chainFont); emptied by the engine when it
@@ -31,6 +32,16 @@ final class EngineFont {
     func wordFontID(_ cache: WordCache) -> Int32 {
         if wordID < 0 { wordID = cache.fontID(resolved) }
         return wordID
+    }
+
+    /// The word cache's number for this face in every size (its resolved font without the size).
+    func wordFaceID(_ cache: WordCache) -> Int32 {
+        if faceID < 0 {
+            var face = resolved
+            face.pixelSize = 0
+            faceID = cache.fontID(face)
+        }
+        return faceID
     }
 
     /// The profile, once wordProfile has looked it up.

@@ -22,7 +22,17 @@ extension PangoEngine {
     func fallbackWordPieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, room: Int, lineIsEmpty: Bool,
                             limit: Int, cache: WordCache, state: inout WordLineState) -> (onLine: Bool, pieces: [(width: Int, end: Int)])? {
         let fontID = font.wordFontID(cache)
-        guard let analysis = analyzePieces(word, font: font) else { return nil }
+        // The analysis depends on the font and the word only: shared by all texts, lines and
+        // engines in the word cache (plain values, emptied with it).
+        let key = WordCache.LongKey(word: String(decoding: word, as: UTF8.self), font: fontID, flags: 0)
+        let analysis: PieceAnalysis
+        if let known = cache.pieces(key) {
+            analysis = known
+        } else {
+            guard let fresh = analyzePieces(word, font: font) else { return nil }
+            cache.putPieces(key, fresh)
+            analysis = fresh
+        }
         let n = analysis.advance.count
         let offsets = analysis.offsets, advance = analysis.advance, breakAt = analysis.breakAt
         // Greedy, as Pango: the last break where the part fits.

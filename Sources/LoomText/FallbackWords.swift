@@ -69,7 +69,26 @@ extension PangoEngine {
     /// The font of a fallback word (its UTF-8 bytes): the chain family that has its first
     /// character, when the text's family lacks all of them, that family has all of them,
     /// it is not the emoji font, and they share one script (but for ー after kana or Han); nil otherwise.
-    func fallbackWordFont(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont) -> EngineFont? {
+    func fallbackWordFont(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont, table: inout WordTable) -> EngineFont? {
+        // Remembered in the engine's word table under the complement of the font's number
+        // (no font has a negative one), without flags: the chain index, or an invalid entry.
+        guard word.count <= WordCache.Key.maxBytes, let cache = wordCache else {
+            let k = fallbackWordChainIndex(word, base: base)
+            return k >= 0 ? chainFont(k, like: base) : nil
+        }
+        let key = WordCache.Key(word, font: ~base.wordFontID(cache), flags: 0, seed: table.seed)
+        let k: Int
+        if let known = table.find(key) {
+            k = known.valid ? Int(known.word) : -1
+        } else {
+            k = fallbackWordChainIndex(word, base: base)
+            table.insert(key, WordCache.Entry(word: Int32(k), trailSpace: 0, leadSpace: 0, valid: k >= 0, substituted: false))
+        }
+        return k >= 0 ? chainFont(k, like: base) : nil
+    }
+
+    /// `fallbackWordFont`'s choice: the index in the chain, or -1.
+    private func fallbackWordChainIndex(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont) -> Int {
         let chain = catalog.fallbackChain
         var k = -1
         var script = G_UNICODE_SCRIPT_INVALID_CODE
@@ -87,7 +106,7 @@ extension PangoEngine {
             if k < 0 {
                 k = chainIndex(of: v)
                 guard k >= 0, chain[k] != FontCatalog.emojiFamily, s != G_UNICODE_SCRIPT_COMMON,
-                      s != G_UNICODE_SCRIPT_INHERITED else { return nil }
+                      s != G_UNICODE_SCRIPT_INHERITED else { return -1 }
                 script = s
                 chosen = catalog.chainCharset(k)
             } else {
@@ -95,13 +114,12 @@ extension PangoEngine {
                 // before it.
                 let prolonged = v == 0x30FC && (script == G_UNICODE_SCRIPT_KATAKANA || script == G_UNICODE_SCRIPT_HIRAGANA
                                                  || script == G_UNICODE_SCRIPT_HAN)
-                guard s == script || prolonged, let chosen, FcCharSetHasChar(chosen, v) != 0 else { return nil }
+                guard s == script || prolonged, let chosen, FcCharSetHasChar(chosen, v) != 0 else { return -1 }
             }
-            if let own, FcCharSetHasChar(own, v) != 0 { return nil }
+            if let own, FcCharSetHasChar(own, v) != 0 { return -1 }
             i += length
         }
-        guard k >= 0 else { return nil }
-        return chainFont(k, like: base)
+        return k
     }
 
     /// The family at `k` of the fallback chain, in `base`'s size, weight and slant (made
@@ -118,9 +136,39 @@ extension PangoEngine {
 
     /// A fallback word shaped alone in `font`, in its script (or `given`) and the language
     /// Pango derives for it (an entry with no spaces).
+    ///
+    /// With `flags` (the word cache's, which name the script and direction), a word whose
+    /// shaping gave every glyph its own advance (HarfBuzz's, which Pango's positions are:
+    /// nothing adjusted, no mark zeroed) has its glyphs kept per face: in another size of
+    /// the face the same lookups pick the same glyphs and adjust nothing (an adjustment is
+    /// a number of font units: it would have shown), so its width there is the sum of the
+    /// glyphs' advances in that size, without shaping. `FallbackWordTests` checks it against
+    /// shaping in every size. Without flags (a cut word's analysis reads `wordGlyphs`) it
+    /// always shapes.
     func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont,
-                           script given: GUnicodeScript? = nil, rightToLeft: Bool = false) -> WordCache.Entry {
+                           script given: GUnicodeScript? = nil, rightToLeft: Bool = false,
+                           flags: UInt8 = 0) -> WordCache.Entry {
         guard let pangoFont = font.font, !word.isEmpty else { return .invalid }
+        var faceKey: WordCache.LongKey? = nil
+        let hb = pango_font_get_hb_font(pangoFont)
+        if flags != 0, let cache = wordCache, let hb {
+            let key = WordCache.LongKey(word: String(decoding: word, as: UTF8.self), font: font.wordFaceID(cache),
+                                        flags: flags)
+            if let known = cache.glyphs(key) {
+                if !known.isEmpty {
+                    var units = 0
+                    for g in known {
+                        let advance = hb_font_get_glyph_h_advance(hb, g)
+                        if advance < 0 { return .invalid }
+                        units &+= Int(advance)
+                    }
+                    guard let width = Int32(exactly: units) else { return .invalid }
+                    return WordCache.Entry(word: width, trailSpace: 0, leadSpace: 0, valid: true, substituted: false)
+                }
+            } else {
+                faceKey = key
+            }
+        }
         let first = word[0] < 0x80 ? UInt32(word[0]) : PangoEngine.decodeUTF8(word, 0).0
         let script = PangoScript(rawValue: Int32((given ?? g_unichar_get_script(first)).rawValue))
         var analysis = PangoAnalysis()
@@ -148,6 +196,17 @@ extension PangoEngine {
             units &+= Int(info.geometry.width)
         }
         guard let width = Int32(exactly: units) else { return .invalid }
+        if let faceKey, let cache = wordCache, let hb {
+            let n = Int(glyphs.pointee.num_glyphs)
+            var own: [UInt32] = []
+            own.reserveCapacity(n)
+            for g in 0..<n {
+                let info = glyphs.pointee.glyphs[g]
+                guard info.geometry.width == hb_font_get_glyph_h_advance(hb, info.glyph) else { own = []; break }
+                own.append(info.glyph)
+            }
+            cache.putGlyphs(faceKey, own)
+        }
         return WordCache.Entry(word: width, trailSpace: 0, leadSpace: 0, valid: true, substituted: false)
     }
 
@@ -263,7 +322,7 @@ extension PangoEngine {
                         nextMark = true
                         markScript = previousScript
                     } else if !keycap && PangoEngine.mayBeFallbackLetter(first) {
-                        guard let f = fallbackWordFont(word, base: base) else { return false }
+                        guard let f = fallbackWordFont(word, base: base, table: &state.table) else { return false }
                         next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
                                          table: &state.table)
                         split = f.metrics.halfLeadingSplit(lineHeight: nil)
@@ -341,7 +400,7 @@ extension PangoEngine {
                started ? units + previousGap + Int(previous.word) > limit : Int(previous.word) > limit {
                 // A fallback word that does not fit: in pieces where Pango breaks it (FallbackBreaks.swift).
                 let word = UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd])
-                guard let f = fallbackWordFont(word, base: base),
+                guard let f = fallbackWordFont(word, base: base, table: &state.table),
                       let (onLine, pieces) = fallbackWordPieces(word, font: f, room: started ? limit - units - previousGap : limit,
                                                                 lineIsEmpty: !started, limit: limit, cache: cache,
                                                                 state: &state) else { return false }

@@ -211,7 +211,8 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         return wide
     }
 
-    /// The answer in `container` when the memo already implies it: the same container, or
+    /// The answer in `container` when the memo already implies it: the same container, the
+    /// same width in a height between the answer's and the one it was measured in, or
     /// an answer that was not truncated and whose lines all fit the new container. Lines
     /// break greedily (each takes every word that fits), so in a width between that answer's
     /// longest line and the width it was measured in, the same lines form; and in a height
@@ -228,6 +229,11 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private static func answer(in container: Size, from entry: TextMeasurementMemo.Entry, _ text: TextAttributes) -> TextMeasurement? {
         let m = entry.measurement
         if entry.container.bitwiseEquals(container) { return m }
+        // The same width and a height from the answer's up to the one it was measured in:
+        // its lines fit, a line that did not fit does not (visibleLineCount), so it is the
+        // answer, truncated or not (a node measured unbounded, then in its own height).
+        if container.width.bitPattern == entry.container.width.bitPattern,
+           m.size.height <= container.height, container.height <= entry.container.height { return m }
         guard !m.truncated, m.size.width <= container.width, container.width <= entry.container.width,
               m.size.height <= container.height, hasNoNegativeSpacing(text) else { return nil }
         return m

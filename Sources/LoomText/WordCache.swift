@@ -116,9 +116,14 @@ final class WordCache: @unchecked Sendable {
         let lock = Mutex(())
         var map: [Key: Entry] = [:]
         var long: [LongKey: Entry] = [:]
+        /// Cut fallback words' analyses (FallbackBreaks.swift), by font and word.
+        var pieces: [LongKey: PangoEngine.PieceAnalysis] = [:]
+        /// Fallback words' glyphs by face (any size) and word, when their shaped advances
+        /// are the glyphs' own; empty when they are not (FallbackWords.swift).
+        var glyphs: [LongKey: [UInt32]] = [:]
         /// What the entries take, as `bytes(of:)` counts them.
         var bytes = 0
-        var count: Int { map.count + long.count }
+        var count: Int { map.count + long.count + pieces.count + glyphs.count }
 
         /// Makes room for an entry of `size` bytes (a full shard is emptied); false when
         /// it can never fit.
@@ -126,13 +131,14 @@ final class WordCache: @unchecked Sendable {
             if size > perShardBytes { return false }
             if count >= perShard || bytes + size > perShardBytes {
                 map.removeAll(keepingCapacity: true); long.removeAll(keepingCapacity: true)
+                pieces.removeAll(keepingCapacity: true); glyphs.removeAll(keepingCapacity: true)
                 bytes = 0
             }
             bytes += size
             return true
         }
 
-        func removeAll() { map.removeAll(); long.removeAll(); bytes = 0 }
+        func removeAll() { map.removeAll(); long.removeAll(); pieces.removeAll(); glyphs.removeAll(); bytes = 0 }
     }
 
     /// Bytes an entry is counted for: the dictionary slot (key and entry, with the
@@ -193,6 +199,28 @@ final class WordCache: @unchecked Sendable {
         locked(key.hash) { s in
             guard s.long[key] == nil, s.reserve(perShard, bytes: size, of: perShardBytes) else { return }
             s.long[key] = entry
+        }
+    }
+
+    /// A cut fallback word's analysis in a font (`key`'s flags 0), if one was stored.
+    func pieces(_ key: LongKey) -> PangoEngine.PieceAnalysis? { locked(key.hash) { $0.pieces[key] } }
+    func putPieces(_ key: LongKey, _ analysis: PangoEngine.PieceAnalysis) {
+        // The key and its string, the three arrays (a header each) and their elements.
+        let size = WordCache.bytes(of: key) + 3 * 32 + analysis.offsets.count * MemoryLayout<Int>.stride
+            + analysis.advance.count * MemoryLayout<Int>.stride + analysis.breakAt.count
+        locked(key.hash) { s in
+            guard s.pieces[key] == nil, s.reserve(perShard, bytes: size, of: perShardBytes) else { return }
+            s.pieces[key] = analysis
+        }
+    }
+
+    /// A fallback word's glyphs in a face (`key`: its word, face number and shaping flags).
+    func glyphs(_ key: LongKey) -> [UInt32]? { locked(key.hash) { $0.glyphs[key] } }
+    func putGlyphs(_ key: LongKey, _ glyphs: [UInt32]) {
+        let size = WordCache.bytes(of: key) + 32 + glyphs.count * MemoryLayout<UInt32>.stride
+        locked(key.hash) { s in
+            guard s.glyphs[key] == nil, s.reserve(perShard, bytes: size, of: perShardBytes) else { return }
+            s.glyphs[key] = glyphs
         }
     }
 

@@ -67,10 +67,12 @@ extension PangoEngine {
 
     private func shapeWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, flags: UInt8) -> WordCache.Entry {
         let invalid = WordCache.Entry.invalid
-        if flags & 64 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_ARABIC) }
-        if flags & 128 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_HEBREW) }
-        if flags & 32 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_LATIN, rightToLeft: true) }
-        if flags & 8 != 0 { return shapeFallbackWord(word, font: font) }
+        if flags & 64 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_ARABIC, flags: flags) }
+        if flags & 128 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_HEBREW, flags: flags) }
+        if flags & 32 != 0 {
+            return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_LATIN, rightToLeft: true, flags: flags)
+        }
+        if flags & 8 != 0 { return shapeFallbackWord(word, font: font, flags: flags) }
         if flags & 16 != 0 { return shapeEmojiWord(word, font: font) }
         guard let pangoFont = font.font else { return invalid }
         let lead = flags & 1 != 0, trail = flags & 2 != 0

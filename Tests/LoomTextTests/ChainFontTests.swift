@@ -9,7 +9,10 @@ import LoomLayout
 final class ChainFontTests: XCTestCase {
     func wordFont(_ engine: PangoEngine, _ word: String, _ base: EngineFont) -> EngineFont? {
         var w = word
-        return w.withUTF8 { engine.fallbackWordFont($0, base: base) }
+        // The engine's word table, as a measurement borrows it (the choice is kept there).
+        var table = engine.wordScratch.words
+        defer { engine.wordScratch.words = table }
+        return w.withUTF8 { engine.fallbackWordFont($0, base: base, table: &table) }
     }
 
     func testFallbackWordFontIsMadeOncePerFontAndFamily() throws {
