@@ -231,8 +231,10 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         if entry.container.bitwiseEquals(container) { return m }
         // The same width and a height from the answer's up to the one it was measured in:
         // its lines fit, a line that did not fit does not (visibleLineCount), so it is the
-        // answer, truncated or not (a node measured unbounded, then in its own height).
-        if container.width.bitPattern == entry.container.width.bitPattern,
+        // answer, truncated or not (a node measured unbounded, then in its own height). Only
+        // while each line adds height: a negative line spacing (the library allows one; the
+        // wire does not) can make a prefix of the lines taller than all of them.
+        if container.width.bitPattern == entry.container.width.bitPattern, text.lineSpacing >= 0,
            m.size.height <= container.height, container.height <= entry.container.height { return m }
         guard !m.truncated, m.size.width <= container.width, container.width <= entry.container.width,
               m.size.height <= container.height, hasNoNegativeSpacing(text) else { return nil }
