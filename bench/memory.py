@@ -5,7 +5,9 @@
 
 Fills the response cache by entries (12,000 distinct one-cell requests: more than the
 10,000-entry bound) and then by bytes (1,500 distinct 100-cell feeds: past the 64 MiB
-bound); then the text caches (`--no-text` skips it): distinct texts of long made-up words
+bound). Each is sent twice, the second time with another root id (another answer, the same
+subtrees), so that the shared subtree cache, which stores a subtree from its second
+sighting on, fills as well; then the text caches (`--no-text` skips it): distinct texts of long made-up words
 until the text measurement cache holds its byte bound (32 MiB by default) and the word
 cache has filled its 16 MiB. Prints VmRSS after each phase and the cache figures from
 /metrics. The word cache empties a shard when it is full, so it is "filled" once it has
@@ -54,10 +56,14 @@ try:
     feed = open("bench/trees/feed.json", encoding="utf-8").read()
     print(f"start: RSS {rss_mib():.1f} MiB")
     for i in range(12000):
-        post(cell.replace("7.125", f"{7 + i / 1000:.3f}"))
+        body = cell.replace("7.125", f"{7 + i / 1000:.3f}")
+        post(body)
+        post(body.replace('"id": "cell-7"', '"id": "cell-7b"', 1))
     print(f"after 12,000 distinct cells: RSS {rss_mib():.1f} MiB")
     for i in range(1500):
-        post('{"scale": %s,' % (2 + i / 10000) + feed[1:])
+        body = '{"scale": %s,' % (2 + i / 10000) + feed[1:]
+        post(body)
+        post(body.replace('"id":"feed"', '"id":"feed-b"', 1))
     print(f"after 1,500 distinct feeds: RSS {rss_mib():.1f} MiB")
     def metric_values():
         conn.request("GET", "/metrics")
@@ -70,7 +76,8 @@ try:
         return values
 
     m = metric_values()
-    print(" ".join(f"{k} {m[k]:.0f}" for k in m if k.startswith(("loom_cache_entries", "loom_cache_bytes", "loom_cache_evictions"))))
+    print(" ".join(f"{k} {m[k]:.0f}" for k in m if k.startswith(("loom_cache_entries", "loom_cache_bytes", "loom_cache_evictions",
+                                                                    "loom_subtree_cache_entries", "loom_subtree_cache_bytes"))))
 
     if text_phase:
         # Texts of 28 made-up words of 50-80 letters (each word longer than the word cache's
