@@ -147,7 +147,7 @@ extension PangoEngine {
     /// always shapes.
     func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont,
                            script given: GUnicodeScript? = nil, rightToLeft: Bool = false,
-                           flags: UInt8 = 0) -> WordCache.Entry {
+                           leftToRight: Bool = false, flags: UInt8 = 0) -> WordCache.Entry {
         guard let pangoFont = font.font, !word.isEmpty else { return .invalid }
         var faceKey: WordCache.LongKey? = nil
         let hb = pango_font_get_hb_font(pangoFont)
@@ -174,7 +174,8 @@ extension PangoEngine {
         var analysis = PangoAnalysis()
         analysis.font = pangoFont
         // Arabic and Hebrew words are one right-to-left run (bidi level 1) in any paragraph.
-        analysis.level = rightToLeft || PangoEngine.isRightToLeft(script) ? 1 : 0
+        // Digits after them (`leftToRight`) are a left-to-right run in their script.
+        analysis.level = !leftToRight && (rightToLeft || PangoEngine.isRightToLeft(script)) ? 1 : 0
         analysis.gravity = UInt8(PANGO_GRAVITY_SOUTH.rawValue)
         analysis.script = UInt8(truncatingIfNeeded: script.rawValue)
         var lang = language
@@ -245,6 +246,8 @@ extension PangoEngine {
         var previousLead = false, previousGlued = false, previousOpenEdge = false
         // Whether the previous word's final mark was shaped as an item of its own (openEdgeSplit).
         var previousSplitEdge = false
+        // Whether the previous word is a right-to-left word in the text's own font (ownRightToLeftWord).
+        var previousOwn = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -253,6 +256,7 @@ extension PangoEngine {
             var gap = 0, atBreak = 0
             var start = j
             var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false, nextOpenEdge = false
+            var nextOwn = false
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 start = j
@@ -268,15 +272,23 @@ extension PangoEngine {
                     while digits < j && s[digits] >= 0x30 && s[digits] <= 0x39 { digits += 1 }
                 }
                 if digits > start {
-                    guard !needsRules, !rightToLeft, digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
+                    guard !needsRules, digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
                           let script = markScript
                     else { return false }
-                    var run = Array(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]))
-                    run.append(0x20)
-                    run.append(contentsOf: UnsafeBufferPointer(rebasing: s[start..<digits]))
-                    let head = run.withUnsafeBufferPointer { shapeFallbackWord($0, font: base, script: script) }
-                    guard head.valid else { return false }
-                    previous.word = head.word
+                    if rightToLeft {
+                        // After an Arabic or Hebrew word (RightToLeftWords.swift).
+                        guard let head = rightToLeftHandle(s, previousStart, previousEnd, start, digits, j, script: script,
+                                                           profile: profile, font: base, fontID: fontID, space: space, cache: cache,
+                                                           state: &state) else { return false }
+                        previous.word = head
+                    } else {
+                        var run = Array(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]))
+                        run.append(0x20)
+                        run.append(contentsOf: UnsafeBufferPointer(rebasing: s[start..<digits]))
+                        let head = run.withUnsafeBufferPointer { shapeFallbackWord($0, font: base, script: script) }
+                        guard head.valid else { return false }
+                        previous.word = head.word
+                    }
                     start = digits
                     next = wordEntry(UnsafeBufferPointer(rebasing: s[start..<j]), font: base, fontID: fontID,
                                      flags: k < words - 1 ? 2 : 0, cache: cache, table: &state.table)
@@ -311,7 +323,7 @@ extension PangoEngine {
                         // so it is an item of its own, shaped alone in the text's font.
                         // Between two right-to-left words (checked at the next one) it takes their
                         // level and script: shaped so (flags 64: Arabic, 128: Hebrew).
-                        guard previousFallback, !needsRules else { return false }
+                        guard previousFallback, !previousOwn, !needsRules else { return false }
                         var flags: UInt8 = 8
                         if rightToLeft {
                             guard let script = previousScript,
@@ -322,13 +334,23 @@ extension PangoEngine {
                         nextMark = true
                         markScript = previousScript
                     } else if !keycap && PangoEngine.mayBeFallbackLetter(first) {
-                        guard let f = fallbackWordFont(word, base: base, table: &state.table) else { return false }
-                        next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
-                                         table: &state.table)
-                        split = f.metrics.halfLeadingSplit(lineHeight: nil)
-                        nextScript = g_unichar_get_script(first)
-                        // Arabic and Hebrew words are not cut (their pieces would be shaped joined).
-                        nextBreakable = nextScript != G_UNICODE_SCRIPT_ARABIC && nextScript != G_UNICODE_SCRIPT_HEBREW
+                        if let f = fallbackWordFont(word, base: base, table: &state.table) {
+                            next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
+                                             table: &state.table)
+                            split = f.metrics.halfLeadingSplit(lineHeight: nil)
+                            nextScript = g_unichar_get_script(first)
+                            // Arabic and Hebrew words are not cut (their pieces would be shaped joined).
+                            nextBreakable = nextScript != G_UNICODE_SCRIPT_ARABIC && nextScript != G_UNICODE_SCRIPT_HEBREW
+                        } else {
+                            // An Arabic or Hebrew word of the text's own font (RightToLeftWords.swift):
+                            // not cut, no line box of another font; no mark beside it.
+                            guard rightToLeft, !needsRules, !previousMark,
+                                  let (own, script) = ownRightToLeftWord(word, base: base, fontID: fontID, space: space,
+                                                                         cache: cache, state: &state) else { return false }
+                            next = own
+                            nextScript = script
+                            nextOwn = true
+                        }
                     } else {
                         // One emoji cluster (EmojiWords.swift).
                         next = wordEntry(word, font: base, fontID: fontID, flags: 16, cache: cache, table: &state.table)
@@ -341,7 +363,7 @@ extension PangoEngine {
                         guard softRulesChangeNothing(profile: profile, font: base, state: &state) else { return false }
                     }
                 }
-                if previousMark && rightToLeft {
+                if previousMark && rightToLeft && !glued {
                     guard nextScript == G_UNICODE_SCRIPT_ARABIC || nextScript == G_UNICODE_SCRIPT_HEBREW else { return false }
                 }
                 if previousOpenEdge && nextFallback {
@@ -457,6 +479,7 @@ extension PangoEngine {
             previousSplit = split
             previousGap = gap; previousStart = start; previousEnd = j
             previousSplitEdge = false
+            previousOwn = nextOwn
         }
         state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below,
                                  start: lineStart, end: lineEnd))
