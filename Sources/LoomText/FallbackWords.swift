@@ -247,7 +247,7 @@ extension PangoEngine {
         // Whether the previous word's final mark was shaped as an item of its own (openEdgeSplit).
         var previousSplitEdge = false
         // Whether the previous word is a right-to-left word in the text's own font (ownRightToLeftWord).
-        var previousOwn = false
+        var previousOwn = false, markAfterOwn = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -323,7 +323,7 @@ extension PangoEngine {
                         // so it is an item of its own, shaped alone in the text's font.
                         // Between two right-to-left words (checked at the next one) it takes their
                         // level and script: shaped so (flags 64: Arabic, 128: Hebrew).
-                        guard previousFallback, !previousOwn, !needsRules else { return false }
+                        guard previousFallback, !needsRules else { return false }
                         var flags: UInt8 = 8
                         if rightToLeft {
                             guard let script = previousScript,
@@ -333,6 +333,9 @@ extension PangoEngine {
                         next = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
                         nextMark = true
                         markScript = previousScript
+                        // After a word of the text's own font the mark joins its item: only
+                        // in a handle (digits after it), where ` · ` is measured as that item's end.
+                        markAfterOwn = previousOwn
                     } else if !keycap && PangoEngine.mayBeFallbackLetter(first) {
                         if let f = fallbackWordFont(word, base: base, table: &state.table) {
                             next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
@@ -363,6 +366,7 @@ extension PangoEngine {
                         guard softRulesChangeNothing(profile: profile, font: base, state: &state) else { return false }
                     }
                 }
+                if previousMark && markAfterOwn && !glued { return false }
                 if previousMark && rightToLeft && !glued {
                     guard nextScript == G_UNICODE_SCRIPT_ARABIC || nextScript == G_UNICODE_SCRIPT_HEBREW else { return false }
                 }
