@@ -346,8 +346,12 @@ extension PangoEngine {
                             nextBreakable = nextScript != G_UNICODE_SCRIPT_ARABIC && nextScript != G_UNICODE_SCRIPT_HEBREW
                         } else {
                             // An Arabic or Hebrew word of the text's own font (RightToLeftWords.swift):
-                            // not cut, no line box of another font; no mark beside it.
-                            guard rightToLeft, !needsRules, !previousMark,
+                            // not cut, no line box of another font; a mark before it only after
+                            // another such word (` · ` then measured as the mark between two spaces).
+                            guard rightToLeft, !needsRules,
+                                  !previousMark || markAfterOwn && ownMarkSpaced(s, previousStart, previousEnd, start, mark: previous,
+                                                                                 script: markScript, font: base, fontID: fontID,
+                                                                                 space: space, cache: cache, state: &state),
                                   let (own, script) = ownRightToLeftWord(word, base: base, fontID: fontID, space: space,
                                                                          cache: cache, state: &state) else { return false }
                             next = own
@@ -366,7 +370,7 @@ extension PangoEngine {
                         guard softRulesChangeNothing(profile: profile, font: base, state: &state) else { return false }
                     }
                 }
-                if previousMark && markAfterOwn && !glued { return false }
+                if previousMark && markAfterOwn && !glued && !nextOwn { return false }
                 if previousMark && rightToLeft && !glued {
                     guard nextScript == G_UNICODE_SCRIPT_ARABIC || nextScript == G_UNICODE_SCRIPT_HEBREW else { return false }
                 }
@@ -408,7 +412,18 @@ extension PangoEngine {
                         // word's script (a Common character) and the next word Latin: the space
                         // is an item of its own, shaped alone, whatever it kerns with.
                         if !nextFallback && !(previousScript.map(PangoEngine.leftToRightFallback) ?? false) {
-                            guard Int(next.leadSpace) == space else { return false }
+                            if !previousOwn, let script = previousScript,
+                               script == G_UNICODE_SCRIPT_ARABIC || script == G_UNICODE_SCRIPT_HEBREW {
+                                // So after an Arabic or Hebrew word of a fallback font too (the
+                                // space at the paragraph's level or the word's, the next word
+                                // Latin): the space alone in that script must be the text font's.
+                                let alone = wordEntry(PangoEngine.spaceByte, font: base, fontID: fontID,
+                                                      flags: 8 | (script == G_UNICODE_SCRIPT_ARABIC ? 64 : 128),
+                                                      cache: cache, table: &state.table)
+                                guard alone.valid, Int(alone.word) == space else { return false }
+                            } else {
+                                guard Int(next.leadSpace) == space else { return false }
+                            }
                         }
                         gap = space
                     }

@@ -183,4 +183,19 @@ extension PangoEngine {
         guard mark.valid, numbers.valid else { return nil }
         return Int32(exactly: Int(mark.word) - space + Int(numbers.word))
     }
+
+    /// Whether the mark at [markStart, markEnd) after an Arabic or Hebrew word of `script` in
+    /// the text's own font, between single spaces (the next word at `next`), measures with
+    /// them as the mark (`mark`, shaped alone so) and two of the text font's spaces: Pango
+    /// shapes ` · ` inside the words' item.
+    func ownMarkSpaced(_ s: UnsafeBufferPointer<UInt8>, _ markStart: Int, _ markEnd: Int, _ next: Int,
+                       mark: WordCache.Entry, script: GUnicodeScript?, font: EngineFont, fontID: Int32, space: Int,
+                       cache: WordCache, state: inout WordLineState) -> Bool {
+        guard let script, script == G_UNICODE_SCRIPT_ARABIC || script == G_UNICODE_SCRIPT_HEBREW, markStart >= 2,
+              s[markStart - 1] == 0x20, s[markStart - 2] != 0x20, s[markStart - 2] != 0x09,
+              next == markEnd + 1, s[markEnd] == 0x20, mark.valid else { return false }
+        let spaced = wordEntry(UnsafeBufferPointer(rebasing: s[(markStart - 1)..<next]), font: font, fontID: fontID,
+                               flags: 8 | (script == G_UNICODE_SCRIPT_ARABIC ? 64 : 128), cache: cache, table: &state.table)
+        return spaced.valid && Int(spaced.word) == Int(mark.word) + 2 * space
+    }
 }
