@@ -21,10 +21,11 @@ import LoomLayout
 // spaces, which are neutral) by a right-to-left word or the paragraph's end: then it is
 // measured as Pango itemizes it, its letters an
 // item of the text's font (unkerned at the end) and the mark an item of its own at level 1
-// (`openEdgeSplit`). Digits after an Arabic word become Arabic numbers: paragraphs with
-// right-to-left words take none after a mark. A stand-alone mark (·) takes the level of its
-// neighbours: it is taken between two right-to-left words only, shaped alone right to left
-// in their script (which it inherits, as Pango's items do).
+// (`openEdgeSplit`). Digits after a right-to-left word are taken only in a handle after a
+// mark (`rightToLeftHandle`). A stand-alone mark (·) takes the level of its neighbours: it is
+// taken between two right-to-left words (shaped alone right to left in their script, which
+// it inherits, as Pango's items do) and in such a handle. Words the text's own family draws:
+// `ownRightToLeftWord`.
 // Truncation is decided in logical order (Truncation.swift), the same in both directions.
 
 extension PangoEngine {
