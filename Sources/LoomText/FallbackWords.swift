@@ -147,7 +147,7 @@ extension PangoEngine {
     /// always shapes.
     func shapeFallbackWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont,
                            script given: GUnicodeScript? = nil, rightToLeft: Bool = false,
-                           flags: UInt8 = 0) -> WordCache.Entry {
+                           leftToRight: Bool = false, flags: UInt8 = 0) -> WordCache.Entry {
         guard let pangoFont = font.font, !word.isEmpty else { return .invalid }
         var faceKey: WordCache.LongKey? = nil
         let hb = pango_font_get_hb_font(pangoFont)
@@ -174,7 +174,8 @@ extension PangoEngine {
         var analysis = PangoAnalysis()
         analysis.font = pangoFont
         // Arabic and Hebrew words are one right-to-left run (bidi level 1) in any paragraph.
-        analysis.level = rightToLeft || PangoEngine.isRightToLeft(script) ? 1 : 0
+        // Digits after them (`leftToRight`) are a left-to-right run in their script.
+        analysis.level = !leftToRight && (rightToLeft || PangoEngine.isRightToLeft(script)) ? 1 : 0
         analysis.gravity = UInt8(PANGO_GRAVITY_SOUTH.rawValue)
         analysis.script = UInt8(truncatingIfNeeded: script.rawValue)
         var lang = language
@@ -245,6 +246,8 @@ extension PangoEngine {
         var previousLead = false, previousGlued = false, previousOpenEdge = false
         // Whether the previous word's final mark was shaped as an item of its own (openEdgeSplit).
         var previousSplitEdge = false
+        // Whether the previous word is a right-to-left word in the text's own font (ownRightToLeftWord).
+        var previousOwn = false, markAfterOwn = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -253,6 +256,7 @@ extension PangoEngine {
             var gap = 0, atBreak = 0
             var start = j
             var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false, nextOpenEdge = false
+            var nextOwn = false
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 start = j
@@ -268,15 +272,23 @@ extension PangoEngine {
                     while digits < j && s[digits] >= 0x30 && s[digits] <= 0x39 { digits += 1 }
                 }
                 if digits > start {
-                    guard !needsRules, !rightToLeft, digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
+                    guard !needsRules, digits < j, s[digits] < 0x80, kinds[Int(s[digits])] & FaceWordProfile.plainLetterBit != 0,
                           let script = markScript
                     else { return false }
-                    var run = Array(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]))
-                    run.append(0x20)
-                    run.append(contentsOf: UnsafeBufferPointer(rebasing: s[start..<digits]))
-                    let head = run.withUnsafeBufferPointer { shapeFallbackWord($0, font: base, script: script) }
-                    guard head.valid else { return false }
-                    previous.word = head.word
+                    if rightToLeft {
+                        // After an Arabic or Hebrew word (RightToLeftWords.swift).
+                        guard let head = rightToLeftHandle(s, previousStart, previousEnd, start, digits, j, script: script,
+                                                           profile: profile, font: base, fontID: fontID, space: space, cache: cache,
+                                                           state: &state) else { return false }
+                        previous.word = head
+                    } else {
+                        var run = Array(UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd]))
+                        run.append(0x20)
+                        run.append(contentsOf: UnsafeBufferPointer(rebasing: s[start..<digits]))
+                        let head = run.withUnsafeBufferPointer { shapeFallbackWord($0, font: base, script: script) }
+                        guard head.valid else { return false }
+                        previous.word = head.word
+                    }
                     start = digits
                     next = wordEntry(UnsafeBufferPointer(rebasing: s[start..<j]), font: base, fontID: fontID,
                                      flags: k < words - 1 ? 2 : 0, cache: cache, table: &state.table)
@@ -321,14 +333,31 @@ extension PangoEngine {
                         next = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
                         nextMark = true
                         markScript = previousScript
+                        // After a word of the text's own font the mark joins its item: only
+                        // in a handle (digits after it), where ` · ` is measured as that item's end.
+                        markAfterOwn = previousOwn
                     } else if !keycap && PangoEngine.mayBeFallbackLetter(first) {
-                        guard let f = fallbackWordFont(word, base: base, table: &state.table) else { return false }
-                        next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
-                                         table: &state.table)
-                        split = f.metrics.halfLeadingSplit(lineHeight: nil)
-                        nextScript = g_unichar_get_script(first)
-                        // Arabic and Hebrew words are not cut (their pieces would be shaped joined).
-                        nextBreakable = nextScript != G_UNICODE_SCRIPT_ARABIC && nextScript != G_UNICODE_SCRIPT_HEBREW
+                        if let f = fallbackWordFont(word, base: base, table: &state.table) {
+                            next = wordEntry(word, font: f, fontID: f.wordFontID(cache), flags: 8, cache: cache,
+                                             table: &state.table)
+                            split = f.metrics.halfLeadingSplit(lineHeight: nil)
+                            nextScript = g_unichar_get_script(first)
+                            // Arabic and Hebrew words are not cut (their pieces would be shaped joined).
+                            nextBreakable = nextScript != G_UNICODE_SCRIPT_ARABIC && nextScript != G_UNICODE_SCRIPT_HEBREW
+                        } else {
+                            // An Arabic or Hebrew word of the text's own font (RightToLeftWords.swift):
+                            // not cut, no line box of another font; a mark before it only after
+                            // another such word (` · ` then measured as the mark between two spaces).
+                            guard rightToLeft, !needsRules,
+                                  !previousMark || markAfterOwn && ownMarkSpaced(s, previousStart, previousEnd, start, mark: previous,
+                                                                                 script: markScript, font: base, fontID: fontID,
+                                                                                 space: space, cache: cache, state: &state),
+                                  let (own, script) = ownRightToLeftWord(word, base: base, fontID: fontID, space: space,
+                                                                         cache: cache, state: &state) else { return false }
+                            next = own
+                            nextScript = script
+                            nextOwn = true
+                        }
                     } else {
                         // One emoji cluster (EmojiWords.swift).
                         next = wordEntry(word, font: base, fontID: fontID, flags: 16, cache: cache, table: &state.table)
@@ -341,7 +370,8 @@ extension PangoEngine {
                         guard softRulesChangeNothing(profile: profile, font: base, state: &state) else { return false }
                     }
                 }
-                if previousMark && rightToLeft {
+                if previousMark && markAfterOwn && !glued && !nextOwn { return false }
+                if previousMark && rightToLeft && !glued {
                     guard nextScript == G_UNICODE_SCRIPT_ARABIC || nextScript == G_UNICODE_SCRIPT_HEBREW else { return false }
                 }
                 if previousOpenEdge && nextFallback {
@@ -382,7 +412,18 @@ extension PangoEngine {
                         // word's script (a Common character) and the next word Latin: the space
                         // is an item of its own, shaped alone, whatever it kerns with.
                         if !nextFallback && !(previousScript.map(PangoEngine.leftToRightFallback) ?? false) {
-                            guard Int(next.leadSpace) == space else { return false }
+                            if !previousOwn, let script = previousScript,
+                               script == G_UNICODE_SCRIPT_ARABIC || script == G_UNICODE_SCRIPT_HEBREW {
+                                // So after an Arabic or Hebrew word of a fallback font too (the
+                                // space at the paragraph's level or the word's, the next word
+                                // Latin): the space alone in that script must be the text font's.
+                                let alone = wordEntry(PangoEngine.spaceByte, font: base, fontID: fontID,
+                                                      flags: 8 | (script == G_UNICODE_SCRIPT_ARABIC ? 64 : 128),
+                                                      cache: cache, table: &state.table)
+                                guard alone.valid, Int(alone.word) == space else { return false }
+                            } else {
+                                guard Int(next.leadSpace) == space else { return false }
+                            }
                         }
                         gap = space
                     }
@@ -457,6 +498,7 @@ extension PangoEngine {
             previousSplit = split
             previousGap = gap; previousStart = start; previousEnd = j
             previousSplitEdge = false
+            previousOwn = nextOwn
         }
         state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below,
                                  start: lineStart, end: lineEnd))

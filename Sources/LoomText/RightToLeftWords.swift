@@ -21,10 +21,11 @@ import LoomLayout
 // spaces, which are neutral) by a right-to-left word or the paragraph's end: then it is
 // measured as Pango itemizes it, its letters an
 // item of the text's font (unkerned at the end) and the mark an item of its own at level 1
-// (`openEdgeSplit`). Digits after an Arabic word become Arabic numbers: paragraphs with
-// right-to-left words take none after a mark. A stand-alone mark (·) takes the level of its
-// neighbours: it is taken between two right-to-left words only, shaped alone right to left
-// in their script (which it inherits, as Pango's items do).
+// (`openEdgeSplit`). Digits after a right-to-left word are taken only in a handle after a
+// mark (`rightToLeftHandle`). A stand-alone mark (·) takes the level of its neighbours: it is
+// taken between two right-to-left words (shaped alone right to left in their script, which
+// it inherits, as Pango's items do) and in such a handle. Words the text's own family draws:
+// `ownRightToLeftWord`.
 // Truncation is decided in logical order (Truncation.swift), the same in both directions.
 
 extension PangoEngine {
@@ -106,5 +107,96 @@ extension PangoEngine {
         else { return nil }
         return WordCache.Entry(word: word, trailSpace: spaceUnits, leadSpace: letters.leadSpace, valid: true,
                                substituted: letters.substituted)
+    }
+
+    /// A word of Arabic or Hebrew letters that the text's family draws itself (Liberation
+    /// Sans has Hebrew, DejaVu Sans both): on Pango's path the word is a right-to-left item
+    /// in the text's font, and as the font does not change, the spaces beside it can join
+    /// its item (a Common character takes the script of the run before it, and a neutral
+    /// between two right-to-left words their level) or stay out of it. So the word is
+    /// measured shaped alone, right to left in its script, only when the word with a space
+    /// after it and with a space before it, shaped alike, measure as the word and that
+    /// space apart, and the space alone measures as the text font's `space`: then whichever
+    /// item a space joins, the sums are the same. Its script, or nil (a letter of another
+    /// script, one the family lacks, a word longer than the table's keys).
+    func ownRightToLeftWord(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont, fontID: Int32, space: Int,
+                            cache: WordCache, state: inout WordLineState) -> (WordCache.Entry, GUnicodeScript)? {
+        guard word.count < WordCache.Key.maxBytes else { return nil }
+        if !base.familyCharsetLooked {
+            base.familyCharset = catalog.charset(of: base.resolved.family)
+            base.familyCharsetLooked = true
+        }
+        guard let own = base.familyCharset else { return nil }
+        var script = G_UNICODE_SCRIPT_INVALID_CODE
+        var i = 0
+        while i < word.count {
+            let (v, length) = PangoEngine.decodeUTF8(word, i)
+            guard PangoEngine.mayBeRightToLeftLetter(v), FcCharSetHasChar(own, v) != 0 else { return nil }
+            let s = g_unichar_get_script(v)
+            if i == 0 { script = s } else if s != script { return nil }
+            i += length
+        }
+        let flags: UInt8 = 8 | (script == G_UNICODE_SCRIPT_ARABIC ? 64 : 128)
+        let entry = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
+        let alone = wordEntry(PangoEngine.spaceByte, font: base, fontID: fontID, flags: flags, cache: cache,
+                              table: &state.table)
+        guard entry.valid, alone.valid, Int(alone.word) == space else { return nil }
+        let n = word.count + 1
+        let spaced = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { b -> Bool in
+            _ = b.initialize(from: word)
+            b[n - 1] = 0x20
+            let after = wordEntry(UnsafeBufferPointer(b), font: base, fontID: fontID, flags: flags, cache: cache,
+                                  table: &state.table)
+            guard after.valid, Int(after.word) == Int(entry.word) + space else { return false }
+            b[0] = 0x20
+            _ = UnsafeMutableBufferPointer(rebasing: b[1...]).initialize(from: word)
+            let before = wordEntry(UnsafeBufferPointer(b), font: base, fontID: fontID, flags: flags, cache: cache,
+                                   table: &state.table)
+            return before.valid && Int(before.word) == Int(entry.word) + space
+        }
+        return spaced ? (entry, script) : nil
+    }
+
+    /// The handle `مرحبا · 4h` (a mark at [markStart, markEnd) after an Arabic or Hebrew
+    /// word of `script`, digits at [start, digits), plain letters to `end`), as Pango
+    /// itemizes it in either paragraph direction: the digits take the mark's level by UAX #9
+    /// (after Arabic they are Arabic numbers, after Hebrew European ones; both act as right
+    /// to left on the neutrals between) and an even level above it themselves, so ` · ` (the
+    /// spaces in the text's family) is one right-to-left item of that script in the text's
+    /// font, the digits a left-to-right item of the same script, the letters a Latin item.
+    /// The mark's advance with the gap before it (`space`, counted by the caller) and the
+    /// digits': ` · ` less that space, plus the digits; nil when the spaces are not single
+    /// spaces or the letters are not all plain.
+    func rightToLeftHandle(_ s: UnsafeBufferPointer<UInt8>, _ markStart: Int, _ markEnd: Int, _ start: Int,
+                           _ digits: Int, _ end: Int, script: GUnicodeScript, profile: FaceWordProfile, font: EngineFont, fontID: Int32,
+                           space: Int, cache: WordCache, state: inout WordLineState) -> Int32? {
+        guard script == G_UNICODE_SCRIPT_ARABIC || script == G_UNICODE_SCRIPT_HEBREW, markStart >= 2,
+              s[markStart - 1] == 0x20, s[markStart - 2] != 0x20, s[markStart - 2] != 0x09,
+              start == markEnd + 1, s[markEnd] == 0x20 else { return nil }
+        for i in digits..<end where s[i] >= 0x80 || profile.asciiKind[Int(s[i])] & FaceWordProfile.plainLetterBit == 0 {
+            return nil
+        }
+        let arabic = script == G_UNICODE_SCRIPT_ARABIC
+        let mark = wordEntry(UnsafeBufferPointer(rebasing: s[(markStart - 1)..<start]), font: font, fontID: fontID,
+                             flags: 8 | (arabic ? 64 : 128), cache: cache, table: &state.table)
+        let numbers = wordEntry(UnsafeBufferPointer(rebasing: s[start..<digits]), font: font, fontID: fontID,
+                                flags: 192 | (arabic ? 1 : 2), cache: cache, table: &state.table)
+        guard mark.valid, numbers.valid else { return nil }
+        return Int32(exactly: Int(mark.word) - space + Int(numbers.word))
+    }
+
+    /// Whether the mark at [markStart, markEnd) after an Arabic or Hebrew word of `script` in
+    /// the text's own font, between single spaces (the next word at `next`), measures with
+    /// them as the mark (`mark`, shaped alone so) and two of the text font's spaces: Pango
+    /// shapes ` · ` inside the words' item.
+    func ownMarkSpaced(_ s: UnsafeBufferPointer<UInt8>, _ markStart: Int, _ markEnd: Int, _ next: Int,
+                       mark: WordCache.Entry, script: GUnicodeScript?, font: EngineFont, fontID: Int32, space: Int,
+                       cache: WordCache, state: inout WordLineState) -> Bool {
+        guard let script, script == G_UNICODE_SCRIPT_ARABIC || script == G_UNICODE_SCRIPT_HEBREW, markStart >= 2,
+              s[markStart - 1] == 0x20, s[markStart - 2] != 0x20, s[markStart - 2] != 0x09,
+              next == markEnd + 1, s[markEnd] == 0x20, mark.valid else { return false }
+        let spaced = wordEntry(UnsafeBufferPointer(rebasing: s[(markStart - 1)..<next]), font: font, fontID: fontID,
+                               flags: 8 | (script == G_UNICODE_SCRIPT_ARABIC ? 64 : 128), cache: cache, table: &state.table)
+        return spaced.valid && Int(spaced.word) == Int(mark.word) + 2 * space
     }
 }

@@ -67,6 +67,10 @@ extension PangoEngine {
 
     private func shapeWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, flags: UInt8) -> WordCache.Entry {
         let invalid = WordCache.Entry.invalid
+        if flags & 192 == 192 {
+            return shapeFallbackWord(word, font: font, script: flags & 1 != 0 ? G_UNICODE_SCRIPT_ARABIC : G_UNICODE_SCRIPT_HEBREW,
+                                     leftToRight: true, flags: flags)
+        }
         if flags & 64 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_ARABIC, flags: flags) }
         if flags & 128 != 0 { return shapeFallbackWord(word, font: font, script: G_UNICODE_SCRIPT_HEBREW, flags: flags) }
         if flags & 32 != 0 {
