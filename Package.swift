@@ -25,7 +25,9 @@ let package = Package(
         // Text measurement with Pango (the only place that knows Pango).
         .systemLibrary(name: "CPango", path: "Sources/CPango", pkgConfig: "pangoft2",
                        providers: [.apt(["libpango1.0-dev"])]),
-        .target(name: "LoomText", dependencies: ["LoomLayout", "CPango"], path: "Sources/LoomText"),
+        // ICU's line breaker, for the dictionary breaks of Thai, Lao, Khmer and Myanmar.
+        .target(name: "CICU", path: "Sources/CICU", linkerSettings: [.linkedLibrary("icuuc")]),
+        .target(name: "LoomText", dependencies: ["LoomLayout", "CPango", "CICU"], path: "Sources/LoomText"),
 
         // HTTP glue on libmicrohttpd (the only place that knows libmicrohttpd).
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",

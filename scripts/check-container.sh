@@ -141,7 +141,8 @@ if [ "${1:-}" = "--inside" ]; then
   log "ldd /usr/local/bin/loom in the chroot"
   chroot "$R" ldd /usr/local/bin/loom >"$WORK/ldd.txt" 2>&1 || { cat "$WORK/ldd.txt"; die "ldd failed in the chroot"; }
   if grep -q 'not found' "$WORK/ldd.txt"; then grep 'not found' "$WORK/ldd.txt" >&2; die "libraries missing in the runtime"; fi
-  if grep -q 'libswift\|libFoundation\|libdispatch\|libicu' "$WORK/ldd.txt"; then die "the binary links the Swift runtime dynamically (not --static-swift-stdlib)"; fi
+  # (The system's libicuuc is Loom's own, for Thai line breaks; the toolchain's ICU is _FoundationICU.)
+  if grep -q 'libswift\|libFoundation\|libdispatch\|_FoundationICU' "$WORK/ldd.txt"; then die "the binary links the Swift runtime dynamically (not --static-swift-stdlib)"; fi
   grep -q "^loom:x:$uid:$gid:" "$R/etc/passwd" || die "no user loom with uid:gid $uid:$gid in the image's /etc/passwd: $(grep '^loom:' "$R/etc/passwd")"
   grep -q "^loom:x:$gid:" "$R/etc/group" || die "no group loom with gid $gid in the image's /etc/group: $(grep '^loom:' "$R/etc/group")"
   if chroot "$R" touch /.probe 2>/dev/null; then die "the root file system is writable (even for root)"; fi

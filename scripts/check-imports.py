@@ -9,7 +9,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # Of our own modules, what each may import (the arrows point down only).
 ALLOWED = {
     "LoomLayout": set(),
-    "LoomText": {"LoomLayout", "CPango"},
+    "LoomText": {"LoomLayout", "CPango", "CICU"},
     "LoomService": {"LoomLayout"},
     "LoomHTTP": {"CMicroHTTPD"},
     "LoomServer": {"LoomService", "LoomHTTP", "LoomLayout"},
@@ -22,7 +22,7 @@ ALLOWED = {
 }
 # Where a module's files are, when not in Sources/<name>.
 FOLDERS = {"LoomTestSupport": "Tests/LoomTestSupport"}
-SYSTEM_LIBRARIES = {"CPango", "CMicroHTTPD", "CMimalloc"}
+SYSTEM_LIBRARIES = {"CPango", "CICU", "CMicroHTTPD", "CMimalloc"}
 OURS = set(ALLOWED) | SYSTEM_LIBRARIES
 
 # One import declaration, however it is spelled: attributes (@testable, @_exported,

@@ -343,6 +343,20 @@ POOLS = {
     "th": "สวัสดีครับ ภาษาไทย ทดสอบ เซิร์ฟเวอร์ วัดข้อความ หนังสือ โรงเรียน นักเรียน สวยงาม วันนี้ ขอบคุณมาก เมือง "
           "ตอนเช้า กาแฟ ดนตรี ข่าว".split(),
 }
+# Thai prose without spaces between words (where ICU's and libthai's dictionaries disagree
+# most: กรุงเทพมหานคร, เมืองหลวง, ภาษาไทย …), besides the pool's single words.
+TH_SENTENCES = """วันนี้อากาศดีมากเราไปเที่ยวทะเลกันเถอะ ฉันชอบกินข้าวผัดกุ้งกับต้มยำ
+ร้านกาแฟแห่งนี้เปิดตั้งแต่เจ็ดโมงเช้าจนถึงสี่ทุ่ม ประเทศไทยมีจังหวัดทั้งหมดเจ็ดสิบเจ็ดจังหวัด
+กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย ขอบคุณสำหรับความช่วยเหลือของคุณนะครับ
+นักเรียนทุกคนต้องส่งการบ้านภายในวันศุกร์นี้ รถไฟฟ้าสายสีเขียวจะปิดปรับปรุงในวันอาทิตย์
+โปรแกรมนี้ช่วยให้การทำงานของคุณง่ายขึ้น กรุณาตรวจสอบข้อมูลก่อนกดยืนยันการสั่งซื้อ
+เขากำลังอ่านหนังสือพิมพ์อยู่ในห้องสมุด ราคาน้ำมันปรับขึ้นอีกห้าสิบสตางค์ต่อลิตร
+พรุ่งนี้จะมีการประชุมผู้ถือหุ้นประจำปี ระบบจะส่งรหัสผ่านใหม่ไปยังอีเมลของคุณ
+สินค้าทุกชิ้นลดราคาพิเศษสุดสัปดาห์นี้เท่านั้น มหาวิทยาลัยเปิดรับสมัครนักศึกษาใหม่แล้ววันนี้
+ฝนตกหนักทำให้น้ำท่วมถนนหลายสาย บริษัทของเรามีพนักงานมากกว่าหนึ่งพันคน
+ตลาดน้ำดำเนินสะดวกเป็นสถานที่ท่องเที่ยวที่มีชื่อเสียง เชียงใหม่มีอากาศเย็นสบายในช่วงฤดูหนาว
+แอปพลิเคชันนี้สามารถดาวน์โหลดได้ฟรี ทีมงานกำลังแก้ไขปัญหาที่เกิดขึ้นกับเซิร์ฟเวอร์
+เครื่องบินจะออกเดินทางในอีกสามสิบนาที ภาษาไทยเป็นภาษาราชการของประเทศไทย""".split()
 ZH_PUNCT = ["，", "。", "、", "！", "？", "「", "」", "“", "”", "："]
 ZH_PAIRS = ["。「", "」。", "、「", "」、", "！」", "。」", "，「", "）。", "」「"]
 EMOJI = {
@@ -373,7 +387,10 @@ def script_string(rng, script):
     if script == "th":
         out = ""
         for _ in range(rng.randint(1, 5)):
-            out += "".join(rng.choice(POOLS["th"]) for _ in range(rng.randint(1, 4)))
+            if rng.random() < 0.35:
+                out += rng.choice(TH_SENTENCES)
+            else:
+                out += "".join(rng.choice(POOLS["th"]) for _ in range(rng.randint(1, 4)))
             out += rng.choice([" ", " ", " " + latin() + " "])
         return out.strip()
     if script in POOLS:
@@ -1134,12 +1151,12 @@ def main():
             "dpr": browser["dpr"], "loom": os.path.abspath(args.loom), "strings": len({c["string"] for c in cases}),
             "warnings": warnings}
     p_lines, p_w, p_h, trunc_bad, errs = report(rows, worst, args, meta)
-    if args.scripts:
-        return script_gates(rows, args)
-    print(f"(browser {t_browser:.1f} s, loom {t_loom:.1f} s)", file=sys.stderr)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"meta": meta, "seed": args.seed, "rows": rows}, f, indent=1, ensure_ascii=False)
+    if args.scripts:
+        return script_gates(rows, args)
+    print(f"(browser {t_browser:.1f} s, loom {t_loom:.1f} s)", file=sys.stderr)
     # The measurement itself first: too few cases or a harness that warned prove nothing.
     if len(rows) < args.min_cases:
         print(f"error: {len(rows)} cases compared, fewer than --min-cases {args.min_cases}", file=sys.stderr)

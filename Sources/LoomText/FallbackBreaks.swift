@@ -109,8 +109,19 @@ extension PangoEngine {
         var breakAt = [Bool](repeating: false, count: n + 1)
         breakAt[n] = true
         if n > 1 {
+            // Between two Thai (Lao, Khmer, Myanmar) characters ICU's breaks only, as every
+            // Pango layout of the text takes them (DictionaryBreaks.swift). The word path
+            // reads the text's own bytes: the word has none of the preparation's spaces.
+            let dictionary = DictionaryBreaks.hasComplexPairs(scalars) ? DictionaryBreaks.icuBreaks(scalars) : nil
+            var icu = [Bool](repeating: false, count: dictionary == nil ? 0 : n + 1)
+            for b in dictionary ?? [] { icu[b] = true }
             for b in 1..<n {
-                breakAt[b] = TextPreparation.chromiumBreak(scalars, b) ?? pango[b]
+                if dictionary != nil, DictionaryBreaks.isComplexContext(scalars[b - 1].value),
+                   DictionaryBreaks.isComplexContext(scalars[b].value) {
+                    breakAt[b] = icu[b]
+                } else {
+                    breakAt[b] = TextPreparation.chromiumBreak(scalars, b) ?? pango[b]
+                }
                 if breakAt[b] && !clusterStart[b] { return nil }
             }
         }

@@ -289,6 +289,7 @@ extension PangoEngine {
         }
         insertFonts(before: to)
         if !p.emoji.isEmpty { insertEmoji(list, p, from: from, to: to, origin: origin) }
+        if !prepared.dictionaryWords.isEmpty { markDictionaryWords(list, prepared, from: from, to: to, origin: origin) }
         if let split, split > from, split < to {
             // An attribute that changes nothing but starts a new item.
             let attr = pango_attr_rise_new(0)!
@@ -307,6 +308,27 @@ extension PangoEngine {
                     pango_layout_set_text(layout, chars.baseAddress! + start, Int32(end - start))
                 }
             }
+        }
+    }
+
+    /// ICU's dictionary words within [from, to) (DictionaryBreaks.swift) as `PangoAttrWord`s:
+    /// Pango then breaks at each word's start and nowhere inside it (between characters
+    /// still, where a word is wider than the line). Items stay whole.
+    private func markDictionaryWords(_ list: OpaquePointer, _ prepared: PreparedText, from: Int, to: Int, origin: Int32) {
+        let words = prepared.dictionaryWords
+        // The first word ending after the window's start (a long text is laid out in windows).
+        var lo = 0, hi = words.count / 2
+        while lo < hi { let mid = (lo + hi) / 2; if Int(words[2 * mid + 1]) <= from { lo = mid + 1 } else { hi = mid } }
+        var k = lo
+        while k < words.count / 2, Int(words[2 * k]) < to {
+            // Clamped to the window: a word cut at the window's start adds no break there,
+            // one cut at its end none after it.
+            let start = max(Int(words[2 * k]), from), end = min(Int(words[2 * k + 1]), to)
+            let attr = pango_attr_word_new()!
+            attr.pointee.start_index = UInt32(prepared.byteOffset[start] - origin)
+            attr.pointee.end_index = UInt32(prepared.byteOffset[end] - origin)
+            pango_attr_list_insert(list, attr)
+            k += 1
         }
     }
 

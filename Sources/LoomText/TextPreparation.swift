@@ -19,6 +19,10 @@ struct PreparedText {
     var scalarAtByte: [Int32] = []
     /// Whether there is anything to lay out (false: no lines at all).
     var hasLines = false
+    /// ICU's dictionary words in runs of Thai (Lao, Khmer, Myanmar) characters, as scalar
+    /// ranges: start, end, start, end …; each layout marks them as words, so that Pango
+    /// breaks those runs where ICU does (DictionaryBreaks.swift).
+    var dictionaryWords: [Int32] = []
 
     var count: Int { scalars.count }
 }
@@ -301,6 +305,8 @@ enum TextPreparation {
         result.scalars = scalars
         result.span = spanOf
         result.inserted = inserted
+        // Thai, Lao, Khmer, Myanmar: ICU's dictionary words, which every layout marks.
+        if DictionaryBreaks.hasComplexPairs(scalars) { result.dictionaryWords = DictionaryBreaks.words(scalars) }
         encode(&result)
         return result
     }
