@@ -398,8 +398,8 @@ final class MeasurementCache: @unchecked Sendable {
     }
 
     /// The answers of the text known by `digest`; a hit is counted, a miss only when
-    /// `countingMiss` (a caller that goes on to look the text up by its attributes lets that
-    /// lookup count it, or counts it when it stores the answer).
+    /// `countingMiss` (a caller that measures the text counts the miss when it stores the
+    /// answer, and a measurement the budget stops is no miss).
     func lookup(digest: ElementDigest, in container: Size, countingMiss: Bool = true) -> Lookup {
         withShard(Shard.fingerprint(digest)) { $0.lookup(digest, Container(container), countingMiss: countingMiss) }
     }

@@ -171,34 +171,35 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         guard cache.isEnabled else { return measure(text, in: containerSize, budget: budget) }
         if let digest = memo.recordDigest {
             // Known by its node's digest: no hashing or comparing of the attributes. A text
-            // not cached under the digest is looked up by its attributes (another node may
-            // have measured it) before it is measured.
+            // not cached under the digest is measured: it is not looked for by its attributes
+            // too (that lookup hashed the attributes and read a second cold slot for every new
+            // text, and found something only for a text that other requests measured outside
+            // any shared subtree, or in a node of another style).
             let found = cache.lookup(digest: digest, in: containerSize, countingMiss: false)
             if let hit = found.hit { return (hit, true) }
-            // The lookup by attributes counts its own hit or miss; a reused answer is a miss.
-            let wide = PangoTextMeasurer.reused(found, text, in: containerSize)
-            let (result, complete) = wide.map { ($0, true) }
-                ?? measurementByAttributes(text, in: containerSize, memo: &memo, storing: false, budget: budget)
-            if complete { cache.store(digest: digest, in: containerSize, result, countingMiss: wide != nil) }
+            // A reused answer is a miss too, counted when the answer is stored.
+            let (result, complete) = PangoTextMeasurer.reused(found, text, in: containerSize).map { ($0, true) }
+                ?? measure(text, in: containerSize, budget: budget)
+            if complete { cache.store(digest: digest, in: containerSize, result, countingMiss: true) }
             return (result, complete)
         }
-        return measurementByAttributes(text, in: containerSize, memo: &memo, storing: true, budget: budget)
+        return measurementByAttributes(text, in: containerSize, memo: &memo, budget: budget)
     }
 
     /// The cached answer for the attributes (hashed once per memo), or a fresh one, cached
-    /// under the attributes when `storing`.
+    /// under the attributes.
     private func measurementByAttributes(_ text: TextAttributes, in containerSize: Size, memo: inout TextMeasurementMemo,
-                                         storing: Bool, budget: LayoutBudget?) -> (TextMeasurement, Bool) {
+                                         budget: LayoutBudget?) -> (TextMeasurement, Bool) {
         let fingerprint = memo.attributesHash ?? TextIdentity.fingerprint(text)
         memo.attributesHash = fingerprint
         let found = cache.lookup(text, fingerprint: fingerprint, in: containerSize)
         if let hit = found.hit { return (hit, true) }
         if let wide = PangoTextMeasurer.reused(found, text, in: containerSize) {
-            if storing { cache.store(text, fingerprint: fingerprint, in: containerSize, wide) }
+            cache.store(text, fingerprint: fingerprint, in: containerSize, wide)
             return (wide, true)
         }
         let (result, complete) = measure(text, in: containerSize, budget: budget)
-        if storing && complete { cache.store(text, fingerprint: fingerprint, in: containerSize, result) }
+        if complete { cache.store(text, fingerprint: fingerprint, in: containerSize, result) }
         return (result, complete)
     }
 
