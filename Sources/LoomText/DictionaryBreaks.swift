@@ -70,8 +70,14 @@ enum DictionaryBreaks {
         units.reserveCapacity(run.count + 1)
         scalarOf.reserveCapacity(run.count + 1)
         for k in run {
-            for u in String(scalars[k]).utf16 {
-                units.append(u)
+            let v = scalars[k].value
+            if v < 0x10000 {
+                units.append(UInt16(v))
+                scalarOf.append(k)
+            } else {
+                units.append(UInt16(0xD800 + ((v - 0x10000) >> 10)))
+                units.append(UInt16(0xDC00 + ((v - 0x10000) & 0x3FF)))
+                scalarOf.append(k)
                 scalarOf.append(k)
             }
         }
