@@ -1,5 +1,6 @@
 import CICU
 import CPango
+import LoomLayout
 import Synchronization
 
 // Line breaks inside Thai, Lao, Khmer and Myanmar (UAX #14 class SA, "complex context"),
@@ -16,9 +17,45 @@ import Synchronization
 // word is marked only where a line may start anyway and its last word ends one character
 // early unless a space or a line end follows (Thai glued to a Latin word or a quote keeps
 // Pango's breaks at that edge). The word path (FallbackBreaks.swift), which cuts words of one
-// script between spaces, takes ICU's breaks inside them directly.
+// script between spaces, takes ICU's breaks inside them directly. A text with more than
+// `maxScalars` such characters keeps Pango's breaks (on both paths).
 
 enum DictionaryBreaks {
+    /// A text with more SA characters than this keeps Pango's breaks. Pango reads each word
+    /// attribute from the start of its item, so marking costs grow with the item's length
+    /// times the words marked in it: a 33,000-character Thai text took 4 times as long. The
+    /// count is of the text as given (before white space is collapsed), so the word path and
+    /// the layouts decide alike.
+    static let maxScalars = 2048
+
+    /// Whether `text`'s SA characters are at most `maxScalars`.
+    static func withinLimit(_ spans: [TextSpan]) -> Bool {
+        var count = 0
+        for span in spans {
+            for u in span.text.unicodeScalars where u.value >= 0x0E00 && isComplexContext(u.value) {
+                count += 1
+                if count > maxScalars { return false }
+            }
+        }
+        return true
+    }
+
+    /// `withinLimit` of a text's UTF-8 bytes (its spans' texts one after the other).
+    static func withinLimit(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var count = 0, i = 0
+        while i < bytes.count {
+            let c = bytes[i]
+            if c < 0xE0 { i += c < 0x80 ? 1 : 2; continue }
+            let (v, length) = PangoEngine.decodeUTF8(bytes, i)
+            i += length
+            if isComplexContext(v) {
+                count += 1
+                if count > maxScalars { return false }
+            }
+        }
+        return true
+    }
+
     /// Whether `v` is of line break class SA (Thai, Lao, Khmer, Myanmar, Tai scripts): the
     /// blocks first, then glib's table.
     @inline(__always) static func isComplexContext(_ v: UInt32) -> Bool {

@@ -24,12 +24,13 @@ extension PangoEngine {
         let fontID = font.wordFontID(cache)
         // The analysis depends on the font and the word only: shared by all texts, lines and
         // engines in the word cache (plain values, emptied with it).
-        let key = WordCache.LongKey(word: String(decoding: word, as: UTF8.self), font: fontID, flags: 0)
+        let dictionary = state.dictionary ?? true
+        let key = WordCache.LongKey(word: String(decoding: word, as: UTF8.self), font: fontID, flags: dictionary ? 0 : 1)
         let analysis: PieceAnalysis
         if let known = cache.pieces(key) {
             analysis = known
         } else {
-            guard let fresh = analyzePieces(word, font: font) else { return nil }
+            guard let fresh = analyzePieces(word, font: font, dictionary: dictionary) else { return nil }
             cache.putPieces(key, fresh)
             analysis = fresh
         }
@@ -78,7 +79,7 @@ extension PangoEngine {
         var breakAt: [Bool]
     }
 
-    private func analyzePieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont) -> PieceAnalysis? {
+    private func analyzePieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, dictionary: Bool) -> PieceAnalysis? {
         var scalars: [Unicode.Scalar] = [], offsets: [Int] = []
         var i = 0
         while i < word.count {
@@ -112,7 +113,8 @@ extension PangoEngine {
             // Between two Thai (Lao, Khmer, Myanmar) characters ICU's breaks only, as every
             // Pango layout of the text takes them (DictionaryBreaks.swift). The word path
             // reads the text's own bytes: the word has none of the preparation's spaces.
-            let dictionary = DictionaryBreaks.hasComplexPairs(scalars) ? DictionaryBreaks.icuBreaks(scalars) : nil
+            // (Not in a text with more of them than DictionaryBreaks.maxScalars.)
+            let dictionary = dictionary && DictionaryBreaks.hasComplexPairs(scalars) ? DictionaryBreaks.icuBreaks(scalars) : nil
             var icu = [Bool](repeating: false, count: dictionary == nil ? 0 : n + 1)
             for b in dictionary ?? [] { icu[b] = true }
             for b in 1..<n {

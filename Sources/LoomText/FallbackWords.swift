@@ -441,6 +441,7 @@ extension PangoEngine {
                started ? units + previousGap + Int(previous.word) > limit : Int(previous.word) > limit {
                 // A fallback word that does not fit: in pieces where Pango breaks it (FallbackBreaks.swift).
                 let word = UnsafeBufferPointer(rebasing: s[previousStart..<previousEnd])
+                if state.dictionary == nil { state.dictionary = DictionaryBreaks.withinLimit(s) }
                 guard let f = fallbackWordFont(word, base: base, table: &state.table),
                       let (onLine, pieces) = fallbackWordPieces(word, font: f, room: started ? limit - units - previousGap : limit,
                                                                 lineIsEmpty: !started, limit: limit, cache: cache,

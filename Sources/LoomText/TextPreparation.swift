@@ -306,7 +306,9 @@ enum TextPreparation {
         result.span = spanOf
         result.inserted = inserted
         // Thai, Lao, Khmer, Myanmar: ICU's dictionary words, which every layout marks.
-        if DictionaryBreaks.hasComplexPairs(scalars) { result.dictionaryWords = DictionaryBreaks.words(scalars) }
+        if DictionaryBreaks.hasComplexPairs(scalars), DictionaryBreaks.withinLimit(spans) {
+            result.dictionaryWords = DictionaryBreaks.words(scalars)
+        }
         encode(&result)
         return result
     }

@@ -134,6 +134,9 @@ struct WordLineState {
     var glyphs: [UInt32]
     var starts: [UInt8]
     var table: WordTable
+    /// Whether the text breaks Thai (Lao, Khmer, Myanmar) at ICU's words: known once a word
+    /// of theirs is cut (DictionaryBreaks.withinLimit).
+    var dictionary: Bool? = nil
 }
 
 extension PangoEngine {

@@ -55,6 +55,26 @@ final class DictionaryBreakTests: XCTestCase {
         XCTAssertEqual(measure("เป็นเมืองหลวง", width: (two + three) / 2).size.width, two, accuracy: 1e-9)
     }
 
+    /// A text with more Thai characters than `DictionaryBreaks.maxScalars` keeps Pango's
+    /// (libthai's) breaks, from words and by Pango's layout alike: its cost stays linear.
+    func testLongThaiTextKeepsPangosBreaks() {
+        let two = measure("เป็นเมือง", width: Self.unbounded).size.width
+        let three = measure("เป็นเมืองหลวง", width: Self.unbounded).size.width
+        let width = (two + three) / 2
+        var filler = ""
+        // Sentences and spaces: more Thai characters than the limit, spaces apart.
+        while filler.unicodeScalars.filter({ $0 != " " }).count <= DictionaryBreaks.maxScalars {
+            filler += " " + Self.sentences[filler.count % Self.sentences.count]
+        }
+        XCTAssertEqual(lines("เป็นเมืองหลวง" + filler, width: width).first, "เป็น", "libthai keeps เมืองหลวง")
+        XCTAssertEqual(lines("เป็นเมืองหลวง ภาษาไทย", width: width).first, "เป็นเมือง", "under the limit: ICU's words")
+        for w in [width, 90, 150.5, 333] {
+            let text = TextAttributes(spans: [TextSpan(text: "เป็นเมืองหลวง" + filler)], font: FontDescriptor(family: "Roboto", size: 15))
+            let size = Size(width: w, height: .infinity)
+            XCTAssertEqual(WordPathTests.withWords.measureUncached(text, in: size), WordPathTests.pangoOnly.measureUncached(text, in: size), "width \(w)")
+        }
+    }
+
     static let sentences = [
         "วันนี้อากาศดีมากเราไปเที่ยวทะเลกันเถอะ", "กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย",
         "ร้านกาแฟแห่งนี้เปิดตั้งแต่เจ็ดโมงเช้าจนถึงสี่ทุ่ม", "ภาษาไทยเป็นภาษาราชการของประเทศไทย",
