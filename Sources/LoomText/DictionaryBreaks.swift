@@ -32,19 +32,24 @@ enum DictionaryBreaks {
     static func withinLimit(_ spans: [TextSpan]) -> Bool {
         var count = 0
         for span in spans {
-            for u in span.text.unicodeScalars where u.value >= 0x0E00 && isComplexContext(u.value) {
-                count += 1
-                if count > maxScalars { return false }
-            }
+            var text = span.text
+            guard text.withUTF8({ countComplex($0, &count) }) else { return false }
         }
         return true
     }
 
     /// `withinLimit` of a text's UTF-8 bytes (its spans' texts one after the other).
     static func withinLimit(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var count = 0, i = 0
+        var count = 0
+        return countComplex(bytes, &count)
+    }
+
+    /// Adds the SA characters of `bytes` to `count`; false once it passes `maxScalars`.
+    private static func countComplex(_ bytes: UnsafeBufferPointer<UInt8>, _ count: inout Int) -> Bool {
+        var i = 0
         while i < bytes.count {
             let c = bytes[i]
+            // Below U+0800 (one or two bytes): no SA character.
             if c < 0xE0 { i += c < 0x80 ? 1 : 2; continue }
             let (v, length) = PangoEngine.decodeUTF8(bytes, i)
             i += length
@@ -85,16 +90,21 @@ enum DictionaryBreaks {
     /// give them (no iterator: its data missing); the text then keeps Pango's breaks.
     static func icuBreaks(_ scalars: [Unicode.Scalar]) -> [Int]? {
         var result: [Int] = []
-        var i = 0
+        return forEachRun(scalars) { breaks(scalars, $0, into: &result) } ? result : nil
+    }
+
+    /// `body` with each maximal run of at least two SA scalars, in order, while it returns true.
+    private static func forEachRun(_ scalars: [Unicode.Scalar], _ body: (Range<Int>) -> Bool) -> Bool {
         let n = scalars.count
+        var i = 0
         while i < n {
             guard isComplexContext(scalars[i].value) else { i += 1; continue }
             var j = i + 1
             while j < n && isComplexContext(scalars[j].value) { j += 1 }
-            if j - i > 1, !breaks(scalars, i ..< j, into: &result) { return nil }
+            if j - i > 1, !body(i ..< j) { return false }
             i = j
         }
-        return result
+        return true
     }
 
     /// ICU's breaks strictly inside `run`, appended to `result` as scalar indices; false
@@ -136,24 +146,20 @@ enum DictionaryBreaks {
 
     /// ICU's words in each run of SA scalars of `scalars`, as scalar ranges for the layout's
     /// word attributes (start, end, start, end …; see the top of this file for the edges).
-    /// Empty when ICU cannot tell: Pango's breaks then stay.
-    static func words(_ scalars: [Unicode.Scalar]) -> [Int32] {
+    /// `pango`: Pango's line breaks of `scalars`, when the caller has them. Empty when ICU
+    /// cannot tell: Pango's breaks then stay.
+    static func words(_ scalars: [Unicode.Scalar], pango given: [Bool]? = nil) -> [Int32] {
         var result: [Int32] = []
         var breaks: [Int] = []
         let n = scalars.count
         // Only words where Pango would break otherwise are marked (each attribute costs Pango
         // a walk over the text): one that starts where Pango does not break, or inside which
         // it does.
-        let pango = TextPreparation.pangoLineBreaks(scalars)
-        var i = 0
-        while i < n {
-            guard isComplexContext(scalars[i].value) else { i += 1; continue }
-            var j = i + 1
-            while j < n && isComplexContext(scalars[j].value) { j += 1 }
-            defer { i = j }
-            guard j - i > 1 else { continue }
+        let pango = given ?? TextPreparation.pangoLineBreaks(scalars)
+        let told = forEachRun(scalars) { run in
             breaks.removeAll(keepingCapacity: true)
-            guard Self.breaks(scalars, i ..< j, into: &breaks) else { return [] }
+            guard Self.breaks(scalars, run, into: &breaks) else { return false }
+            let (i, j) = (run.lowerBound, run.upperBound)
             let opensLine = i == 0 || isBlank(scalars[i - 1].value)
             let closesLine = j == n || isBlank(scalars[j].value)
             var start = i
@@ -165,8 +171,9 @@ enum DictionaryBreaks {
                 }
                 if k < breaks.count { start = breaks[k] }
             }
+            return true
         }
-        return result
+        return told ? result : []
     }
 
     /// A space, a tab or a line end: a line may start after it, and a word attribute ending

@@ -114,7 +114,7 @@ extension PangoEngine {
             // Pango layout of the text takes them (DictionaryBreaks.swift). The word path
             // reads the text's own bytes: the word has none of the preparation's spaces.
             // (Not in a text with more of them than DictionaryBreaks.maxScalars.)
-            let dictionary = dictionary && DictionaryBreaks.hasComplexPairs(scalars) ? DictionaryBreaks.icuBreaks(scalars) : nil
+            let dictionary = dictionary ? DictionaryBreaks.icuBreaks(scalars) : nil
             var icu = [Bool](repeating: false, count: dictionary == nil ? 0 : n + 1)
             for b in dictionary ?? [] { icu[b] = true }
             for b in 1..<n {

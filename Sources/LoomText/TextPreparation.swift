@@ -267,6 +267,8 @@ enum TextPreparation {
             }
         }
         var inserted = [Bool](repeating: false, count: scalars.count)
+        // Pango's breaks of `scalars` as they end up, when computed here (no patch inserted).
+        var finalPango: [Bool]? = nil
         if !candidates.isEmpty {
             let pango = pangoLineBreaks(scalars)
             // (position to insert before, scalar)
@@ -299,6 +301,8 @@ enum TextPreparation {
                     s2.append(scalars[i]); p2.append(spanOf[i]); i2.append(false)
                 }
                 scalars = s2; spanOf = p2; inserted = i2
+            } else {
+                finalPango = pango
             }
         }
 
@@ -307,7 +311,7 @@ enum TextPreparation {
         result.inserted = inserted
         // Thai, Lao, Khmer, Myanmar: ICU's dictionary words, which every layout marks.
         if DictionaryBreaks.hasComplexPairs(scalars), DictionaryBreaks.withinLimit(spans) {
-            result.dictionaryWords = DictionaryBreaks.words(scalars)
+            result.dictionaryWords = DictionaryBreaks.words(scalars, pango: finalPango)
         }
         encode(&result)
         return result
