@@ -311,15 +311,20 @@ extension PangoEngine {
         }
     }
 
+    /// The first index in 0..<count where `reached` holds (it holds from there on), or count.
+    @inline(__always) static func firstIndex(_ count: Int, where reached: (Int) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi { let mid = (lo + hi) / 2; if reached(mid) { hi = mid } else { lo = mid + 1 } }
+        return lo
+    }
+
     /// ICU's dictionary words within [from, to) (DictionaryBreaks.swift) as `PangoAttrWord`s:
     /// Pango then breaks at each word's start and nowhere inside it (between characters
     /// still, where a word is wider than the line). Items stay whole.
     private func markDictionaryWords(_ list: OpaquePointer, _ prepared: PreparedText, from: Int, to: Int, origin: Int32) {
         let words = prepared.dictionaryWords
         // The first word ending after the window's start (a long text is laid out in windows).
-        var lo = 0, hi = words.count / 2
-        while lo < hi { let mid = (lo + hi) / 2; if Int(words[2 * mid + 1]) <= from { lo = mid + 1 } else { hi = mid } }
-        var k = lo
+        var k = PangoEngine.firstIndex(words.count / 2) { Int(words[2 * $0 + 1]) > from }
         while k < words.count / 2, Int(words[2 * k]) < to {
             // Clamped to the window: a word cut at the window's start adds no break there,
             // one cut at its end none after it.
@@ -340,9 +345,7 @@ extension PangoEngine {
         // Both lists are in text order: start at the first entry of the window (a long text is
         // laid out in many windows).
         let spaces = p.emoji.spaces, clusters = p.emoji.clusters
-        var lo = 0, hi = spaces.count
-        while lo < hi { let mid = (lo + hi) / 2; if spaces[mid].start < from { lo = mid + 1 } else { hi = mid } }
-        for space in spaces[lo...] {
+        for space in spaces[PangoEngine.firstIndex(spaces.count) { spaces[$0].start >= from }...] {
             if space.start >= to { break }
             guard space.end <= to else { continue }
             let attr = pango_attr_family_new(space.family)!
@@ -350,9 +353,7 @@ extension PangoEngine {
             attr.pointee.end_index = UInt32(prepared.byteOffset[space.end] - origin)
             pango_attr_list_insert(list, attr)
         }
-        lo = 0; hi = clusters.count
-        while lo < hi { let mid = (lo + hi) / 2; if clusters[mid].start < from { lo = mid + 1 } else { hi = mid } }
-        for c in clusters[lo...] {
+        for c in clusters[PangoEngine.firstIndex(clusters.count) { clusters[$0].start >= from }...] {
             if c.start >= to { break }
             guard c.end <= to else { continue }
             let a = c.metrics.roundedAscent, d = c.metrics.roundedDescent
