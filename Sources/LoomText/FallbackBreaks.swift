@@ -3,15 +3,21 @@ import LoomLayout
 
 // Fallback words that do not fit the rest of their line (FallbackWords.swift).
 //
-// Pango breaks such a word at the last break opportunity inside it where the part before
-// fits (between most ideographs and Hangul syllables, at Thai dictionary breaks; before the
-// word when no part fits and the line has something on it), shapes the parts again and goes
-// on with the rest on the next line. The word path does the same from the word's own
-// shaping. The break opportunities are Pango's on the word alone, patched to Chromium's as
-// TextPreparation patches them (inside a word of one script nothing outside it takes part).
-// A part's width is the sum of its clusters' advances, checked against the part shaped
-// alone. A break inside a glyph cluster, a part whose own shaping differs, or a line on which
-// no part fits (Pango would then break between characters) sends the text to Pango.
+// Pango breaks such a word (an item of its own) as process_item does in Pango 1.50: it walks
+// the break opportunities inside it (between most ideographs and Hangul syllables, at Thai
+// dictionary breaks), adding up the widths its characters have in the whole word's shaping.
+// A break well before the line's end (by more than the font's "safe distance", three
+// approximate character widths) is taken as it comes; one nearer is weighed by the part
+// before it shaped again on its own, and taken when that part fits (or is narrower than the
+// one taken so far). The part on the line is then shaped again, and the rest goes on to the
+// next line, weighed first by the whole word's widths and then by its own shaping. Kerning
+// across a break (the kana pairs of Noto Sans CJK, say) is so lost at a line's end as Pango
+// loses it. The word path does the same from the word's own shaping. The break
+// opportunities are Pango's on the word alone, patched to Chromium's as TextPreparation
+// patches them (inside a word of one script nothing outside it takes part). A break inside a
+// glyph cluster, a line on which no part fits (Pango would then break between characters),
+// a line Pango would overfill, or a word of several scripts (several items) whose parts
+// shape differently sends the text to Pango.
 
 extension PangoEngine {
     /// The pieces of the fallback word `word` (in `font`, too wide for the `room` units left
@@ -36,47 +42,95 @@ extension PangoEngine {
         }
         let n = analysis.advance.count
         let offsets = analysis.offsets, advance = analysis.advance, breakAt = analysis.breakAt
-        // Greedy, as Pango: the last break where the part fits.
+        let safe = analysis.safeDistance
+        // Scalars [a, b) shaped on their own, as Pango shapes a part of the item (in its
+        // script); nil when the word path cannot tell.
+        func shaped(_ a: Int, _ b: Int, logical: Int) -> Int? {
+            if a == 0 && b == n { return logical }
+            let part = UnsafeBufferPointer(rebasing: word[offsets[a]..<offsets[b]])
+            let first = PangoEngine.decodeUTF8(part, 0).0
+            let entry = g_unichar_get_script(first) == analysis.script
+                ? wordEntry(part, font: font, fontID: fontID, flags: 8, cache: cache, table: &state.table)
+                : shapeFallbackWord(part, font: font, script: analysis.script)
+            guard entry.valid, analysis.singleScript || Int(entry.word) == logical else { return nil }
+            return Int(entry.word)
+        }
         var pieces: [(width: Int, end: Int)] = []
         var onLine = true
-        var pos = 0, space = room, empty = lineIsEmpty
+        // Pango keeps what is left of a line at 0 or more (a space may overfill it).
+        var pos = 0, space = max(0, room), hasRuns = !lineIsEmpty
         while pos < n {
-            var width = 0, best = -1, bestWidth = 0
-            var b = pos
-            while b < n {
-                width += advance[b]
-                b += 1
-                if width > space { break }
-                if breakAt[b] { best = b; bestWidth = width }
+            let count = n - pos
+            // The rest, by the whole word's widths, then by its own shaping (the first time,
+            // the caller found that the whole word does not fit).
+            var rest = 0
+            for b in pos..<n { rest += advance[b] }
+            if rest <= space {
+                guard let width = shaped(pos, n, logical: rest) else { return nil }
+                if width <= space {
+                    pieces.append((width, offsets[n]))
+                    break
+                }
             }
-            guard best >= 0 else {
-                // Nothing fits: the word starts the next line; on an empty line Pango would
-                // break between characters.
-                guard !empty, pieces.isEmpty else { return nil }
+            // One character on an empty line: Pango lets it overfill the line.
+            if count == 1 && !hasRuns { return nil }
+            // Pango's walk over the breaks: `taken` characters of the rest before the break
+            // taken so far (`count`: none), the part's width then (`measured`: by its own shaping).
+            var taken = count, takenWidth = 0, measured: Int? = nil
+            var width = 0
+            for k in 0...count {
+                if width > space + safe && taken < count { break }
+                let b = pos + k
+                // Before the first character (after the space before the word) only when the
+                // line has something on it.
+                if k == 0 ? hasRuns : breakAt[b] {
+                    if k == 0 || width < space - safe {
+                        // The end is a break only when no space follows (Pango's attributes
+                        // of the text say): the word path cannot tell.
+                        if k == count { return nil }
+                        taken = k; takenWidth = width; measured = nil
+                    } else {
+                        guard let own = shaped(pos, b, logical: width) else { return nil }
+                        if taken == count || own <= space || own < takenWidth {
+                            if k == count { return nil }
+                            taken = k; takenWidth = own; measured = own
+                        }
+                    }
+                }
+                if k < count { width += advance[b] }
+            }
+            // Nothing fits, or only wider than the line (Pango then breaks between characters).
+            guard taken < count, takenWidth <= space else { return nil }
+            if taken == 0 {
+                // The word starts the next line.
+                guard pieces.isEmpty, onLine else { return nil }
                 onLine = false
-                space = limit; empty = true
+                space = limit; hasRuns = false
                 continue
             }
-            if pos > 0 || best < n {
-                let part = wordEntry(UnsafeBufferPointer(rebasing: word[offsets[pos]..<offsets[best]]), font: font,
-                                     fontID: fontID, flags: 8, cache: cache, table: &state.table)
-                guard part.valid, Int(part.word) == bestWidth else { return nil }
-            }
-            pieces.append((bestWidth, offsets[best]))
-            pos = best
-            space = limit; empty = true
+            var logical = 0
+            for b in pos..<pos + taken { logical += advance[b] }
+            guard let part = measured ?? shaped(pos, pos + taken, logical: logical) else { return nil }
+            pieces.append((part, offsets[pos + taken]))
+            pos += taken
+            space = limit; hasRuns = false
         }
         return (onLine, pieces)
     }
 
     /// What `fallbackWordPieces` needs of a word in a font, whatever its line: per scalar its
     /// byte offset (and the word's length), its cluster's advance (on the cluster's first
-    /// scalar) and whether a line may break before it (and at the end); nil when a break
+    /// scalar) and whether a line may break before it (and at the end); the word's script,
+    /// whether it is its only one (Common and Inherited characters aside: one Pango item), and
+    /// Pango's safe distance for the font in the word's language. nil when a break
     /// opportunity falls inside a glyph cluster.
     struct PieceAnalysis {
         var offsets: [Int]
         var advance: [Int]
         var breakAt: [Bool]
+        var script: GUnicodeScript
+        var singleScript: Bool
+        var safeDistance: Int
     }
 
     private func analyzePieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, dictionary: Bool) -> PieceAnalysis? {
@@ -127,18 +181,23 @@ extension PangoEngine {
                 if breakAt[b] && !clusterStart[b] { return nil }
             }
         }
-        return PieceAnalysis(offsets: offsets, advance: advance, breakAt: breakAt)
+        let script = g_unichar_get_script(scalars[0].value)
+        let singleScript = scalars.allSatisfy {
+            let s = g_unichar_get_script($0.value)
+            return s == script || s == G_UNICODE_SCRIPT_COMMON || s == G_UNICODE_SCRIPT_INHERITED
+        }
+        guard let pangoFont = font.font,
+              let safe = breakSafeDistance(pangoFont, language: itemLanguage(PangoScript(rawValue: Int32(script.rawValue))))
+        else { return nil }
+        return PieceAnalysis(offsets: offsets, advance: advance, breakAt: breakAt, script: script, singleScript: singleScript,
+                             safeDistance: safe)
     }
 
     /// Pango's line break opportunities in `word` (`count` scalars; index k: before scalar k),
     /// in the language the word is shaped in.
     private func breaks(of word: UnsafeBufferPointer<UInt8>, count n: Int, font: EngineFont) -> [Bool] {
         let first = PangoEngine.decodeUTF8(word, 0).0
-        let script = PangoScript(rawValue: Int32(g_unichar_get_script(first).rawValue))
-        var lang = language
-        if pango_language_includes_script(lang, script) == 0, let sample = pango_script_get_sample_language(script) {
-            lang = sample
-        }
+        let lang = itemLanguage(PangoScript(rawValue: Int32(g_unichar_get_script(first).rawValue)))
         var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: n + 1)
         word.withMemoryRebound(to: CChar.self) { c in
             attrs.withUnsafeMutableBufferPointer { a in
@@ -146,5 +205,14 @@ extension PangoEngine {
             }
         }
         return attrs.map { $0.is_line_break != 0 }
+    }
+
+    /// The language Pango's itemizer gives an item of `script`: the context's when it
+    /// includes the script, else the script's sample language.
+    func itemLanguage(_ script: PangoScript) -> OpaquePointer? {
+        if pango_language_includes_script(language, script) == 0, let sample = pango_script_get_sample_language(script) {
+            return sample
+        }
+        return language
     }
 }

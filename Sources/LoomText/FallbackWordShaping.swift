@@ -118,11 +118,7 @@ extension PangoEngine {
         analysis.level = !leftToRight && (rightToLeft || PangoEngine.isRightToLeft(script)) ? 1 : 0
         analysis.gravity = UInt8(PANGO_GRAVITY_SOUTH.rawValue)
         analysis.script = UInt8(truncatingIfNeeded: script.rawValue)
-        var lang = language
-        if pango_language_includes_script(lang, script) == 0, let sample = pango_script_get_sample_language(script) {
-            lang = sample
-        }
-        analysis.language = lang
+        analysis.language = itemLanguage(script)
         let glyphs = wordGlyphs
         word.withMemoryRebound(to: CChar.self) { c in
             pango_shape_with_flags(c.baseAddress, Int32(c.count), c.baseAddress, Int32(c.count), &analysis, glyphs,

@@ -225,6 +225,15 @@ final class PangoEngine {
         return true
     }
 
+    /// Pango's "safe distance" when it breaks an item of `font` in `language` (process_item:
+    /// a break closer than this to the line's end is weighed by the part's own shaping):
+    /// three approximate character widths. nil when the font's metrics are incomplete (the
+    /// engine is then poisoned, as `verify` says).
+    func breakSafeDistance(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?) -> Int? {
+        guard verify(font, language: language) else { return nil }
+        return 3 * Int(PangoEngine.approximateCharWidth(font, language))
+    }
+
     private static func approximateCharWidth(_ font: UnsafeMutablePointer<PangoFont>, _ language: OpaquePointer?) -> Int32 {
         guard let metrics = pango_font_get_metrics(font, language) else { return 0 }
         defer { pango_font_metrics_unref(metrics) }

@@ -205,8 +205,9 @@ final class WordCache: @unchecked Sendable {
     /// A cut fallback word's analysis in a font (`key`'s flags 0), if one was stored.
     func pieces(_ key: LongKey) -> PangoEngine.PieceAnalysis? { locked(key.hash) { $0.pieces[key] } }
     func putPieces(_ key: LongKey, _ analysis: PangoEngine.PieceAnalysis) {
-        // The key and its string, the three arrays (a header each) and their elements.
-        let size = WordCache.bytes(of: key) + 3 * 32 + analysis.offsets.count * MemoryLayout<Int>.stride
+        // The key and its string, the three arrays (a header each) and their elements, the
+        // script, the flag and the safe distance.
+        let size = WordCache.bytes(of: key) + 3 * 32 + 16 + analysis.offsets.count * MemoryLayout<Int>.stride
             + analysis.advance.count * MemoryLayout<Int>.stride + analysis.breakAt.count
         locked(key.hash) { s in
             guard s.pieces[key] == nil, s.reserve(perShard, bytes: size, of: perShardBytes) else { return }

@@ -120,6 +120,44 @@ final class FallbackWordTests: XCTestCase {
         assertAgreement(seed: 2026, cases: 800, "fallback words", minWords: 200, minLayouts: 100, Self.randomCase)
     }
 
+    /// Kana words whose letters Noto Sans CJK kerns in pairs (ア イ, ラ ー, ー メ …), cut
+    /// across lines in narrow boxes: Pango weighs a break near the line's end by the part
+    /// shaped on its own (the kerning across the break lost), so the word path must too. The
+    /// cases fail with cuts fitted by the whole word's kerned advances, and they were all left
+    /// to Pango before (a part narrower inside its word than alone sent the text to Pango).
+    static let kernedKana = ["ラーメン", "サーバー", "アイウエオ", "コーヒー", "データ", "テスト", "カタカナ", "ちょっと", "東京"]
+
+    static func randomKanaCutCase(_ r: inout Rng) -> (TextAttributes, Size) {
+        var text = ""
+        for k in 0..<(1 + r.int(8)) {
+            if k > 0 { text += " " }
+            text += r.chance(0.6) ? r.pick(kernedKana) : r.pick(WordPathTests.plainVocabulary)
+        }
+        let font = r.pick(WordPathTests.fonts)
+        let attributes = TextAttributes(spans: [TextSpan(text: text)], font: font,
+                                        maximumNumberOfLines: r.chance(0.7) ? 0 : 1 + r.int(4), truncationMode: r.pick([.tail, .wordWrap, .clip]))
+        // From about two ideographs wide up: every kana word is cut somewhere.
+        return (attributes, Size(width: Double(2 * Int(font.size) + r.int(120)) + Double(r.int(64)) / 64, height: .infinity))
+    }
+
+    func testCutKanaWordsAgreeWithPango() {
+        assertAgreement(seed: 2031, cases: 400, "cut kana words", minWords: 235, Self.randomKanaCutCase)
+    }
+
+    /// "ab ラーメン" in Roboto 14 at 27.5 px: ラ and ー are 14 px each on their own (Noto Sans
+    /// CJK's full-width em), but ー before メ is kerned to 860/1024 em inside the word. The line
+    /// after "ab" holds ラ (ラー alone is 28 px > 27.5, though 14 + 13.44 fits by the word's
+    /// widths), then ーメ (kerned: 27.44 px), then ン: four lines, as Pango lays them out.
+    func testKernedKanaPartIsWeighedByItsOwnShaping() {
+        let text = TextAttributes(spans: [TextSpan(text: "ab ラーメン")], font: FontDescriptor(family: "Roboto", size: 14))
+        let size = Size(width: 27.5, height: .infinity)
+        let before = WordPathTests.withWords.measurementPaths
+        let fast = WordPathTests.withWords.measureUncached(text, in: size)
+        XCTAssertEqual(WordPathTests.withWords.measurementPaths.fromWords, before.fromWords + 1, "from words")
+        XCTAssertEqual(fast.lineCount, 4)
+        XCTAssertEqual(fast, WordPathTests.pangoOnly.measureUncached(text, in: size))
+    }
+
     /// Texts with emoji words, measured from words, must match Pango's layout exactly (widths,
     /// wrapping, line heights with the emoji font's metrics).
     func testEmojiWordsAgreeWithPango() {
