@@ -59,12 +59,14 @@ extension PangoEngine {
         var onLine = true
         // Pango keeps what is left of a line at 0 or more (a space may overfill it).
         var pos = 0, space = max(0, room), hasRuns = !lineIsEmpty
+        // The rest's width by the whole word's widths (kept as pieces go, so a long word
+        // cut into many lines is walked once).
+        var rest = 0
+        for b in 0..<n { rest += advance[b] }
         while pos < n {
             let count = n - pos
             // The rest, by the whole word's widths, then by its own shaping (the first time,
             // the caller found that the whole word does not fit).
-            var rest = 0
-            for b in pos..<n { rest += advance[b] }
             if rest <= space {
                 guard let width = shaped(pos, n, logical: rest) else { return nil }
                 if width <= space {
@@ -77,7 +79,7 @@ extension PangoEngine {
             // Pango's walk over the breaks: `taken` characters of the rest before the break
             // taken so far (`count`: none), the part's width then (`measured`: by its own shaping).
             var taken = count, takenWidth = 0, measured: Int? = nil
-            var width = 0
+            var width = 0, shapedParts = 0
             for k in 0...count {
                 if width > space + safe && taken < count { break }
                 let b = pos + k
@@ -90,7 +92,11 @@ extension PangoEngine {
                         if k == count { return nil }
                         taken = k; takenWidth = width; measured = nil
                     } else {
-                        guard let own = shaped(pos, b, logical: width) else { return nil }
+                        // Each part near the line's end is shaped: at most so many per line (a
+                        // word of narrow characters is left to Pango, whose cost is bounded).
+                        shapedParts += 1
+                        guard shapedParts <= PangoEngine.maxShapedPartsPerLine,
+                              let own = shaped(pos, b, logical: width) else { return nil }
                         if taken == count || own <= space || own < takenWidth {
                             if k == count { return nil }
                             taken = k; takenWidth = own; measured = own
@@ -113,10 +119,15 @@ extension PangoEngine {
             guard let part = measured ?? shaped(pos, pos + taken, logical: logical) else { return nil }
             pieces.append((part, offsets[pos + taken]))
             pos += taken
+            rest -= logical
             space = limit; hasRuns = false
         }
         return (onLine, pieces)
     }
+
+    /// Parts shaped on their own per line of a cut fallback word (those near the line's end):
+    /// about six in CJK text (the safe distance is three characters on either side).
+    static let maxShapedPartsPerLine = 32
 
     /// What `fallbackWordPieces` needs of a word in a font, whatever its line: per scalar its
     /// byte offset (and the word's length), its cluster's advance (on the cluster's first
