@@ -103,6 +103,8 @@ extension PangoEngine {
         var previousSplitEdge = false
         // Whether the previous word is a right-to-left word in the text's own font (ownRightToLeftWord).
         var previousOwn = false, markAfterOwn = false
+        // Whether the previous word is one emoji cluster.
+        var previousEmoji = false
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -111,7 +113,7 @@ extension PangoEngine {
             var gap = 0, atBreak = 0
             var start = j
             var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false, nextOpenEdge = false
-            var nextOwn = false
+            var nextOwn = false, nextEmoji = false
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 start = j
@@ -215,6 +217,7 @@ extension PangoEngine {
                         }
                     } else {
                         // One emoji cluster (EmojiWords.swift).
+                        nextEmoji = true
                         next = wordEntry(word, font: base, fontID: fontID, flags: 16, cache: cache, table: &state.table)
                         split = (Double(next.leadSpace), Double(next.trailSpace))
                     }
@@ -276,8 +279,17 @@ extension PangoEngine {
                                                       flags: 8 | (script == G_UNICODE_SCRIPT_ARABIC ? 64 : 128),
                                                       cache: cache, table: &state.table)
                                 guard alone.valid, Int(alone.word) == space else { return false }
-                            } else {
-                                guard Int(next.leadSpace) == space else { return false }
+                            } else if Int(next.leadSpace) != space {
+                                // After an emoji cluster (left to right) the space is an item of its
+                                // own too; after an Arabic or Hebrew word of the text's font it is in
+                                // that word's item or its own: never in the next word's. A word that
+                                // kerns with the space before it (Roboto's and Liberation's " T",
+                                // " A") is then measured as shaped without it.
+                                guard previousOwn || previousEmoji && !rightToLeft else { return false }
+                                let bare = wordEntry(word, font: base, fontID: fontID, flags: k < words - 1 ? 2 : 0,
+                                                     cache: cache, table: &state.table)
+                                guard bare.valid, !bare.substituted || !needsRules else { return false }
+                                next = bare
                             }
                         }
                         gap = space
@@ -355,6 +367,7 @@ extension PangoEngine {
             previousGap = gap; previousStart = start; previousEnd = j
             previousSplitEdge = false
             previousOwn = nextOwn
+            previousEmoji = nextEmoji
         }
         state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below,
                                  start: lineStart, end: lineEnd))

@@ -37,6 +37,9 @@ final class PangoEngine {
     }
     /// Fonts (referenced) whose metrics are known to be complete, per language.
     private var verifiedFonts: Set<MetricsKey> = []
+    /// `breakSafeDistance`'s answers, for fonts in `verifiedFonts` (emptied with it): asking
+    /// Pango for a font's metrics costs more than the cut it weighs.
+    private var safeDistances: [MetricsKey: Int] = [:]
     private var lastVerified: MetricsKey?
     let language: OpaquePointer?
     let catalog: FontCatalog
@@ -194,6 +197,7 @@ final class PangoEngine {
     private func releaseVerifiedFonts() {
         for key in verifiedFonts { loom_object_unref(key.font) }
         verifiedFonts.removeAll()
+        safeDistances.removeAll()
         lastVerified = nil
     }
 
@@ -230,8 +234,12 @@ final class PangoEngine {
     /// three approximate character widths. nil when the font's metrics are incomplete (the
     /// engine is then poisoned, as `verify` says).
     func breakSafeDistance(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?) -> Int? {
+        let key = MetricsKey(font: UnsafeMutableRawPointer(font), language: language)
+        if let known = safeDistances[key] { return known }
         guard verify(font, language: language) else { return nil }
-        return 3 * Int(PangoEngine.approximateCharWidth(font, language))
+        let distance = 3 * Int(PangoEngine.approximateCharWidth(font, language))
+        safeDistances[key] = distance
+        return distance
     }
 
     private static func approximateCharWidth(_ font: UnsafeMutablePointer<PangoFont>, _ language: OpaquePointer?) -> Int32 {

@@ -189,6 +189,37 @@ final class FallbackWordTests: XCTestCase {
         XCTAssertEqual(m.measureUncached(wrapped, in: narrow), WordPathTests.pangoOnly.measureUncached(wrapped, in: narrow))
     }
 
+    /// After an emoji cluster the space is an item of its own in Pango's layout, so a word
+    /// that Roboto kerns with the space before it (" T") is measured from words unkerned:
+    /// 😀 (round(17 × 2550 / 2048) = 21 px), Roboto's space alone, "Tomorrow" alone.
+    func testWordAfterAnEmojiOrAHebrewWordIsNotKernedWithTheSpace() {
+        let font = FontDescriptor(family: "Roboto", size: 17)
+        let m = WordPathTests.withWords
+        func width(_ s: String) -> Double {
+            m.measureUncached(TextAttributes(spans: [TextSpan(text: s)], font: font), in: Size(width: 1000, height: .infinity)).size.width
+        }
+        let text = TextAttributes(spans: [TextSpan(text: "😀 Tomorrow")], font: font)
+        let before = m.measurementPaths
+        let measured = m.measureUncached(text, in: Size(width: 1000, height: .infinity))
+        XCTAssertEqual(m.measurementPaths.fromWords, before.fromWords + 1, "from words")
+        XCTAssertEqual(measured, WordPathTests.pangoOnly.measureUncached(text, in: Size(width: 1000, height: .infinity)))
+        let space = width("x x") - 2 * width("x")
+        XCTAssertEqual(measured.size.width, 21 + space + width("Tomorrow"), accuracy: 1e-9)
+        // Kerned with the space, "Tomorrow" would start closer: " Tomorrow" is narrower.
+        XCTAssertLessThan(width("x Tomorrow") - width("x"), space + width("Tomorrow"))
+        // So after a Hebrew word Liberation Sans draws itself (the space in that word's item):
+        // " A" and " Y" are kerned in Liberation Sans, and these are measured from words too.
+        for (text, font) in [("ספר Amazing", FontDescriptor(family: "Liberation Sans", size: 17, weight: 600)),
+                             ("עולם Again", FontDescriptor(family: "Liberation Sans", size: 14, weight: 600)),
+                             ("👋🏽 Yes 😀 Tomorrow", FontDescriptor(family: "Liberation Sans", size: 15))] {
+            let attributes = TextAttributes(spans: [TextSpan(text: text)], font: font)
+            let before = m.measurementPaths
+            let fast = m.measureUncached(attributes, in: Size(width: 1000, height: .infinity))
+            XCTAssertEqual(m.measurementPaths.fromWords, before.fromWords + 1, "\(text): from words")
+            XCTAssertEqual(fast, WordPathTests.pangoOnly.measureUncached(attributes, in: Size(width: 1000, height: .infinity)), text)
+        }
+    }
+
     /// A line under `line-height: normal` holding a CJK word is as tall as Noto Sans CJK's
     /// line box needs (taller than Roboto's), a line without one is Roboto's.
     func testLineHeightFollowsTheFallbackFont() {
