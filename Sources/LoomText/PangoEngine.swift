@@ -5,42 +5,23 @@ import Synchronization
 /// Pango state for one thread at a time: font map, context, layouts and font caches.
 /// Engines are checked out of a pool, so nothing here is shared between threads.
 ///
-/// **Font metrics and threads.** Pango's line breaker (process_item) looks at the font's
-/// `approximate_char_width` (three of them are its "safe distance": how carefully it weighs
-/// a break near the end of the line), so line breaks depend on it. Pango 1.50's
-/// pango_fc_font_get_metrics() computes it once per font and language, by laying out a
-/// sample text, and guards that recursion with a process-wide `static int in_get_metrics`:
-/// when two threads compute metrics at once (each for a font of its own font map), one of
-/// them sees the other's flag, skips the computation and caches 0 for good. That engine then
-/// breaks some lines differently (a text with "über" and a long word: 10 or 11 lines). So
-/// an engine computes the metrics of every font it loads under `metricsLock` (for "en" and
-/// for no language, the entry the FT2 backend reads for a missing glyph's box), checks each
-/// font a layout used afterwards (`verify`: a fallback font is first measured inside
-/// Pango), and is `poisoned` when one has a width of 0: the measurer discards it and
-/// measures again (PangoTextMeasurer).
+/// **Font metrics and threads**: FontMetricsChecks.swift (an engine whose fonts' metrics
+/// came out incomplete is `poisoned`, and the measurer measures again).
 ///
 /// The measurement itself: PangoLines.swift reads Pango's lines, SegmentedLayout.swift lays
 /// long texts out in windows, Truncation.swift fits the truncation text, WordShaping.swift
 /// measures plain texts from cached word advances.
 final class PangoEngine {
-    /// Serializes this module's first look at a font's metrics (see above).
+    /// Serializes this module's first look at a font's metrics (FontMetricsChecks.swift).
     static let metricsLock = Mutex(())
     /// Set by the measurer while it holds `metricsLock` for a whole measurement.
     var holdsMetricsLock = false
-    /// Whether a font of this engine has metrics computed in a race (see above).
-    private(set) var poisoned = false
+    /// The fonts whose metrics this engine checked (FontMetricsChecks.swift).
+    private let metrics = FontMetricsChecks()
+    /// Whether a font of this engine has metrics computed in a race.
+    var poisoned: Bool { metrics.poisoned }
     /// The font and language (Pango's description and language tag) that poisoned it first.
-    private(set) var poisonedBy: String?
-    private struct MetricsKey: Hashable {
-        var font: UnsafeMutableRawPointer
-        var language: OpaquePointer?
-    }
-    /// Fonts (referenced) whose metrics are known to be complete, per language.
-    private var verifiedFonts: Set<MetricsKey> = []
-    /// `breakSafeDistance`'s answers, for fonts in `verifiedFonts` (emptied with it): asking
-    /// Pango for a font's metrics costs more than the cut it weighs.
-    private var safeDistances: [MetricsKey: Int] = [:]
-    private var lastVerified: MetricsKey?
+    var poisonedBy: String? { metrics.poisonedBy }
     let language: OpaquePointer?
     let catalog: FontCatalog
     /// Shared word advances (nil: every text is laid out by Pango).
@@ -166,7 +147,7 @@ final class PangoEngine {
         fonts.removeAll()
         dropFonts()
         releaseRunFonts()
-        releaseVerifiedFonts()
+        metrics.release()
         g_object_unref(UnsafeMutableRawPointer(layout))
         g_object_unref(UnsafeMutableRawPointer(windowLayout))
         g_object_unref(UnsafeMutableRawPointer(tokenLayout))
@@ -194,58 +175,17 @@ final class PangoEngine {
         runFontMetrics.removeAll()
     }
 
-    private func releaseVerifiedFonts() {
-        for key in verifiedFonts { loom_object_unref(key.font) }
-        verifiedFonts.removeAll()
-        safeDistances.removeAll()
-        lastVerified = nil
-    }
-
-    /// Whether `font` has complete metrics for `language` and for no language (the entry
-    /// Pango's FT2 backend reads for the box of a missing glyph), computing them under
-    /// `metricsLock` when nobody has; marks the engine poisoned when not.
+    /// Whether `font` has complete metrics for `language` (FontMetricsChecks.verify); marks
+    /// the engine poisoned when not.
     @discardableResult
     func verify(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?, ownFont: Bool = false) -> Bool {
-        let key = MetricsKey(font: UnsafeMutableRawPointer(font), language: language)
-        if key == lastVerified || verifiedFonts.contains(key) { lastVerified = key; return true }
-        // The entry for no language is checked only for the text's own fonts: a fallback font
-        // (the chain's) gets it computed inside Pango while another font's metrics are being
-        // computed (its sample text falls back), which Pango's guard answers with 0 every
-        // time, not by a race; it only sizes missing-glyph boxes.
-        let fallback = !ownFont
-        let check = {
-            PangoEngine.approximateCharWidth(font, language) > 0
-                && (fallback || PangoEngine.approximateCharWidth(font, nil) > 0)
-        }
-        let complete = holdsMetricsLock ? check() : PangoEngine.metricsLock.withLock { _ in check() }
-        guard complete else {
-            if !poisoned { poisonedBy = PangoEngine.describe(font, language) }
-            poisoned = true
-            return false
-        }
-        loom_object_ref(key.font)
-        verifiedFonts.insert(key)
-        lastVerified = key
-        return true
+        metrics.verify(font, language: language, ownFont: ownFont, holdingLock: holdsMetricsLock)
     }
 
-    /// Pango's "safe distance" when it breaks an item of `font` in `language` (process_item:
-    /// a break closer than this to the line's end is weighed by the part's own shaping):
-    /// three approximate character widths. nil when the font's metrics are incomplete (the
-    /// engine is then poisoned, as `verify` says).
+    /// Pango's safe distance for breaking an item of `font` in `language`
+    /// (FontMetricsChecks.breakSafeDistance).
     func breakSafeDistance(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?) -> Int? {
-        let key = MetricsKey(font: UnsafeMutableRawPointer(font), language: language)
-        if let known = safeDistances[key] { return known }
-        guard verify(font, language: language) else { return nil }
-        let distance = 3 * Int(PangoEngine.approximateCharWidth(font, language))
-        safeDistances[key] = distance
-        return distance
-    }
-
-    private static func approximateCharWidth(_ font: UnsafeMutablePointer<PangoFont>, _ language: OpaquePointer?) -> Int32 {
-        guard let metrics = pango_font_get_metrics(font, language) else { return 0 }
-        defer { pango_font_metrics_unref(metrics) }
-        return pango_font_metrics_get_approximate_char_width(metrics)
+        metrics.breakSafeDistance(font, language: language, holdingLock: holdsMetricsLock)
     }
 
     /// Keep the per-engine caches bounded (clients may send any number of sizes).
@@ -258,7 +198,7 @@ final class PangoEngine {
         }
         if chainChoice.count > PangoEngine.cacheLimit * 64 { chainChoice.removeAll() }
         if runFontMetrics.count > PangoEngine.cacheLimit { releaseRunFonts() }
-        if verifiedFonts.count > PangoEngine.cacheLimit { releaseVerifiedFonts() }
+        if metrics.count > PangoEngine.cacheLimit { metrics.release() }
         if tokenWidths.count > PangoEngine.cacheLimit { tokenWidths.removeAll() }
     }
 
