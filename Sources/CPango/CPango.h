@@ -100,6 +100,32 @@ static inline PangoDirection loom_find_base_dir(const char *text, int length) {
 static inline void loom_object_ref(void *object) { g_object_ref(object); }
 static inline void loom_object_unref(void *object) { g_object_unref(object); }
 
+/// Makes `font` forget the metrics it keeps for `language` (NULL: the default language), so
+/// that the next pango_font_get_metrics() computes them again. Pango 1.50 keeps them in the
+/// font's public `metrics_by_lang` list, one `{ sample string, metrics }` entry per sample
+/// string (PangoFcMetricsInfo in its pangofc-private.h, allocated with g_slice). Other
+/// versions may keep them otherwise: there nothing is forgotten. Returns 1 when an entry
+/// was dropped (the metrics stay alive for whoever holds a reference to them).
+static inline int loom_font_forget_metrics(PangoFont *font, PangoLanguage *language) {
+#if PANGO_VERSION_MAJOR == 1 && PANGO_VERSION_MINOR == 50
+    struct loom_metrics_entry { const char *sample_str; PangoFontMetrics *metrics; };
+    if (!PANGO_IS_FC_FONT(font)) return 0;
+    PangoFcFont *fc = PANGO_FC_FONT(font);
+    const char *sample = pango_language_get_sample_string(language);
+    for (GSList *node = fc->metrics_by_lang; node; node = node->next) {
+        struct loom_metrics_entry *entry = node->data;
+        if (entry->sample_str != sample) continue;
+        fc->metrics_by_lang = g_slist_delete_link(fc->metrics_by_lang, node);
+        pango_font_metrics_unref(entry->metrics);
+        g_slice_free1(sizeof *entry, entry);
+        return 1;
+    }
+#else
+    (void)font; (void)language;
+#endif
+    return 0;
+}
+
 // ---- Word shaping (the measurer's word cache) ----------------------------------------
 
 /// Shapes `text` (UTF-8, `length` bytes) on its own with `font`, as Pango shapes an item of

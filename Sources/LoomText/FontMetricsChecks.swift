@@ -7,12 +7,17 @@ import CPango
 /// sample text, and guards that recursion with a process-wide `static int in_get_metrics`:
 /// when two threads compute metrics at once (each for a font of its own font map), one of
 /// them sees the other's flag, skips the computation and caches 0 for good. That engine then
-/// breaks some lines differently (a text with "über" and a long word: 10 or 11 lines). So
+/// breaks some lines differently (a text with "über" and a long word: 10 or 11 lines). The
+/// same flag gives 0 without any race to a font whose metrics are first asked for while
+/// another font's are computed (the other's sample text falls back to it: "Roboto 17" in
+/// Japanese falls back to "Noto Sans CJK JP 17", whose Japanese metrics then stay 0). So
 /// an engine computes the metrics of every font it loads under `metricsLock` (for "en" and
 /// for no language, the entry the FT2 backend reads for a missing glyph's box), checks each
 /// font a layout used afterwards (`verify`: a fallback font is first measured inside
-/// Pango), and is `poisoned` when one has a width of 0: the measurer discards it and
-/// measures again (PangoTextMeasurer). `PangoEngine.metricsLock` is that lock.
+/// Pango), and is `poisoned` when one has a width of 0. The measurer then `heal`s it (the
+/// fonts forget those metrics: `loom_font_forget_metrics`, so the next question computes
+/// them at the top level) and measures again (PangoTextMeasurer); an engine that cannot be
+/// healed is discarded. `PangoEngine.metricsLock` is that lock.
 ///
 /// One engine's record of it: the fonts (referenced) whose metrics are known complete, per
 /// language, and the safe distances read from them for the word path's cuts
@@ -31,6 +36,9 @@ final class FontMetricsChecks {
     /// for a font's metrics costs more than the cut it weighs.
     private var safeDistances: [Key: Int] = [:]
     private var last: Key?
+    /// The fonts (referenced) found with a width of 0 since the engine was last healed, and
+    /// which of their two entries was 0.
+    private var spoiled: [(key: Key, language: Bool, noLanguage: Bool)] = []
 
     /// Fonts and languages checked so far.
     var count: Int { verified.count }
@@ -47,13 +55,21 @@ final class FontMetricsChecks {
         // computed (its sample text falls back), which Pango's guard answers with 0 every
         // time, not by a race; it only sizes missing-glyph boxes.
         let fallback = !ownFont
-        let check = {
-            Self.approximateCharWidth(font, language) > 0 && (fallback || Self.approximateCharWidth(font, nil) > 0)
+        // The entries found with a width of 0 (key's language, no language).
+        let check = { () -> (Bool, Bool) in
+            (Self.approximateCharWidth(font, language) == 0, !fallback && Self.approximateCharWidth(font, nil) == 0)
         }
-        let complete = holdingLock ? check() : PangoEngine.metricsLock.withLock { _ in check() }
-        guard complete else {
+        let (zero, zeroWithoutLanguage) = holdingLock ? check() : PangoEngine.metricsLock.withLock { _ in check() }
+        guard !zero && !zeroWithoutLanguage else {
             if !poisoned { poisonedBy = PangoEngine.describe(font, language) }
             poisoned = true
+            if let i = spoiled.firstIndex(where: { $0.key == key }) {
+                spoiled[i].language = spoiled[i].language || zero
+                spoiled[i].noLanguage = spoiled[i].noLanguage || zeroWithoutLanguage
+            } else {
+                loom_object_ref(key.font)
+                spoiled.append((key, zero, zeroWithoutLanguage))
+            }
             return false
         }
         loom_object_ref(key.font)
@@ -74,7 +90,33 @@ final class FontMetricsChecks {
         return distance
     }
 
-    /// Forgets every font (and drops their references).
+    /// Makes the fonts found with incomplete metrics forget them, so that Pango computes them
+    /// again the next time it asks (now outside the computation that spoiled them, or under
+    /// the lock), and the engine clean again. False when this Pango cannot forget them
+    /// (`loom_font_forget_metrics`): the engine stays poisoned and is discarded.
+    func heal() -> Bool {
+        guard poisoned else { return true }
+        var forgotten = true
+        for (key, language, noLanguage) in spoiled {
+            let font = key.font.assumingMemoryBound(to: PangoFont.self)
+            if language && loom_font_forget_metrics(font, key.language) == 0 { forgotten = false }
+            if noLanguage && loom_font_forget_metrics(font, nil) == 0 { forgotten = false }
+            loom_object_unref(key.font)
+        }
+        spoiled.removeAll()
+        guard forgotten else { return false }
+        poisoned = false
+        poisonedBy = nil
+        return true
+    }
+
+    /// Drops the references to the spoiled fonts of an engine that goes away poisoned.
+    func releaseSpoiled() {
+        for entry in spoiled { loom_object_unref(entry.key.font) }
+        spoiled.removeAll()
+    }
+
+    /// Forgets every font checked (and drops their references); the spoiled ones stay.
     func release() {
         for key in verified { loom_object_unref(key.font) }
         verified.removeAll()

@@ -148,6 +148,7 @@ final class PangoEngine {
         dropFonts()
         releaseRunFonts()
         metrics.release()
+        metrics.releaseSpoiled()
         g_object_unref(UnsafeMutableRawPointer(layout))
         g_object_unref(UnsafeMutableRawPointer(windowLayout))
         g_object_unref(UnsafeMutableRawPointer(tokenLayout))
@@ -181,6 +182,10 @@ final class PangoEngine {
     func verify(_ font: UnsafeMutablePointer<PangoFont>, language: OpaquePointer?, ownFont: Bool = false) -> Bool {
         metrics.verify(font, language: language, ownFont: ownFont, holdingLock: holdsMetricsLock)
     }
+
+    /// Makes the fonts that poisoned the engine compute their metrics again, and the engine
+    /// clean (FontMetricsChecks.heal); false when they cannot (the engine is discarded).
+    func heal() -> Bool { metrics.heal() }
 
     /// Pango's safe distance for breaking an item of `font` in `language`
     /// (FontMetricsChecks.breakSafeDistance).

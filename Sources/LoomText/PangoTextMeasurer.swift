@@ -106,6 +106,8 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private var allEngines: [PangoEngine] = []
     /// Engines discarded because a font's metrics were computed in a race, and their counts.
     private var discardedPaths = (fromWords: 0, fromLayout: 0)
+    /// Engines healed after a font's metrics came out incomplete (onCleanEngine).
+    private var healCount = 0
     private let cache: MeasurementCache
     private let wordCache: WordCache?
     private let strategy: LayoutStrategy
@@ -254,10 +256,11 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
 
     /// Measures without looking at or filling the cache.
     ///
-    /// An engine that computed a font's metrics in a race with another thread (Pango keeps
-    /// a width of 0 then, which changes its line breaks: PangoEngine) is discarded and the
-    /// text measured again, from the second attempt on with the metrics lock held
-    /// throughout, so that the answer never depends on what other threads were doing.
+    /// A font whose metrics came out with a width of 0 (computed in a race with another
+    /// thread, or inside another font's computation: FontMetricsChecks.swift; it changes
+    /// line breaks) is made to forget them and the text measured again, from the second
+    /// attempt on with the metrics lock held throughout, so that the answer depends neither
+    /// on what other threads were doing nor on the order Pango first asked for the fonts.
     public func measureUncached(_ text: TextAttributes, in containerSize: Size) -> TextMeasurement {
         measure(text, in: containerSize, budget: nil).0
     }
@@ -270,8 +273,9 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     }
 
     /// `body` on an engine, run again while a font it used came out with incomplete metrics
-    /// (`PangoEngine.verify`): on a fresh engine, under `metricsLock`, at most 16 times, and
-    /// not once more when the same font and language spoil it twice (`isDeterministic`).
+    /// (`PangoEngine.verify`): after the engine is healed (`PangoEngine.heal`; a fresh
+    /// engine when it cannot be), under `metricsLock`, at most 16 times, and not once more
+    /// when the same font and language spoil it twice (`isDeterministic`).
     /// Returns the last answer and whether the engine's budget stopped it (then not retried).
     private func onCleanEngine<T>(_ body: (PangoEngine) -> T) -> (T, stopped: Bool) {
         var attempt = 0
@@ -283,7 +287,11 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
                     engine.holdsMetricsLock = exclusive
                     defer { engine.holdsMetricsLock = false }
                     let result = body(engine)
-                    return (result, !engine.poisoned, engine.stopped, engine.poisonedBy)
+                    let clean = !engine.poisoned, poison = engine.poisonedBy
+                    // The fonts with a width of 0 forget it (computed again by the retry);
+                    // an engine that cannot be healed so is discarded (withEngine).
+                    if !clean, engine.heal() { poolLock.withLock { _ in healCount += 1 } }
+                    return (result, clean, engine.stopped, poison)
                 }
             }
             let (result, clean, stopped, poison) = exclusive ? PangoEngine.metricsLock.withLock { _ in once() } : once()
@@ -297,10 +305,12 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
 
     /// Whether a measurement poisoned by `poison` (font and language) gives up retrying: the
     /// attempt before was poisoned by the same font and language, this one under the lock.
-    /// That zero is not a race but Pango's own: a font's metrics asked for while another
-    /// font's are computed (its sample text falls back to it) get 0 for good, in every fresh
-    /// engine alike (a text mixing kana, emoji and Latin words at one size did it on each
-    /// of 16 attempts, about 50 ms each). Every retry would give this same answer.
+    /// Healing lets the retry compute the spoiled font's metrics outside the computation
+    /// that spoiled them (Pango asks for a font's metrics while it computes another font's
+    /// when the other's sample text falls back to it, and keeps 0 then), so the same font
+    /// and language spoil a retry again only when something else is wrong; a fresh engine
+    /// (no healing) would spoil them the same way every time (a text mixing kana, emoji and
+    /// Latin words at one size did it on each of 16 fresh engines, about 50 ms each).
     static func isDeterministic(_ poison: String?, after last: inout String?) -> Bool {
         defer { last = poison }
         return poison != nil && poison == last
@@ -359,6 +369,10 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// Number of Pango engines created so far (= the peak number of concurrent measurements,
     /// plus the engines discarded).
     public var engineCountCreated: Int { poolLock.withLock { _ in engineCount } }
+
+    /// Number of times an engine was healed of incomplete font metrics and kept
+    /// (FontMetricsChecks.heal) instead of being replaced.
+    public var enginesHealed: Int { poolLock.withLock { _ in healCount } }
 
     // MARK: The engine pool
 
