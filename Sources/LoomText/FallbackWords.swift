@@ -111,6 +111,7 @@ extension PangoEngine {
             var next = WordCache.Entry.invalid
             var nextFallback = false, nextBreakable = false, nextMark = false, split = (above: 0.0, below: 0.0)
             var gap = 0, atBreak = 0
+            var kernedLead = false
             var start = j
             var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false, nextOpenEdge = false
             var nextOwn = false, nextEmoji = false
@@ -284,15 +285,22 @@ extension PangoEngine {
                                 // own too; after an Arabic or Hebrew word of the text's font it is in
                                 // that word's item or its own: never in the next word's. A word that
                                 // kerns with the space before it (Roboto's and Liberation's " T",
-                                // " A") is then measured as shaped without it.
+                                // " A") is then measured as shaped without it. But a cluster that
+                                // ends in a selector or a tag (❤️, ☕︎, drawing nothing) gives the
+                                // space no family of its own (EmojiLayout.findSpaces): it joins the
+                                // next word's item, kerned.
                                 guard previousOwn || previousEmoji && !rightToLeft else { return false }
-                                let bare = wordEntry(word, font: base, fontID: fontID, flags: k < words - 1 ? 2 : 0,
-                                                     cache: cache, table: &state.table)
-                                guard bare.valid, !bare.substituted || !needsRules else { return false }
-                                next = bare
+                                if previousEmoji && !lastScalarIsLacked(s, previousStart, previousEnd, base: base) {
+                                    kernedLead = true
+                                } else {
+                                    let bare = wordEntry(word, font: base, fontID: fontID, flags: k < words - 1 ? 2 : 0,
+                                                         cache: cache, table: &state.table)
+                                    guard bare.valid, !bare.substituted || !needsRules else { return false }
+                                    next = bare
+                                }
                             }
                         }
-                        gap = space
+                        gap = kernedLead ? Int(next.leadSpace) : space
                     }
                 }
             }
@@ -410,4 +418,14 @@ extension PangoEngine {
         p.pointee = 0x20
         return UnsafeBufferPointer(start: p, count: 1)
     }()
+
+    /// Whether the last scalar of the word s[start, end) is one `base`'s family lacks and that
+    /// draws something: the space after such a word gets that family as an attribute of its
+    /// own in Pango's layout (EmojiLayout.findSpaces), which parts it from the next word.
+    func lastScalarIsLacked(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, base: EngineFont) -> Bool {
+        var i = end - 1
+        while i > start && s[i] & 0xC0 == 0x80 { i -= 1 }
+        let (v, _) = s[i] < 0x80 ? (UInt32(s[i]), 1) : PangoEngine.decodeUTF8(s, i)
+        return v >= 0x80 && !FontCatalog.drawsNothing(v) && !catalog.family(base.resolved.family, has: v)
+    }
 }

@@ -10,9 +10,10 @@ import LoomLayout
 // its last glyph is kerned in the paragraph), give them: one short layout instead of the
 // whole text's. Its width up to the line's end must be the line's width on the word path,
 // or the text goes to Pango. A line that starts or ends inside a fallback word cut into
-// pieces starts or ends there: Pango shapes each piece alone. Paragraphs with right-to-left
-// letters go to Pango (the direction of the paragraph decides the level of the neutrals,
-// and so the items).
+// pieces starts or ends there: Pango shapes each piece alone. In a paragraph with
+// right-to-left letters the direction of the paragraph decides the level of the neutrals,
+// and so the items: the slice is laid out with its paragraph's direction (as Pango's
+// automatic direction gives it: the first strong letter), not its own.
 
 extension PangoEngine {
     /// The width of the last visible line `line` of a truncated text (its UTF-8 bytes `s`) with
@@ -22,7 +23,12 @@ extension PangoEngine {
         let mode = text.truncationMode
         guard mode != .clip, mode != .charWrap, mode != .head && mode != .middle || line.endsParagraph,
               !line.empty, line.start >= 0, line.end > line.start, line.end <= s.count else { return nil }
-        if PangoEngine.hasRightToLeftLetter(s) { return nil }
+        var direction: PangoDirection?
+        if PangoEngine.hasRightToLeftLetter(s) {
+            guard let d = PangoEngine.paragraphDirection(s, around: line.start, line.end), strategy == .automatic
+            else { return nil }
+            direction = d
+        }
         // The line, and after a space the next word (a line that ends inside a fallback word
         // ends with the part Pango shaped alone: the slice ends there too).
         var e = line.end
@@ -53,6 +59,26 @@ extension PangoEngine {
         slice.maximumNumberOfLines = 0
         let prepared = TextPreparation.prepare(slice.spans)
         guard prepared.hasLines else { return nil }
+        if let direction {
+            // One layout (`layout`, not windows) with the paragraph's direction, until the
+            // truncation below has read its attributes.
+            guard PangoEngine.isShort(prepared) else { return nil }
+            let saved = pango_context_get_base_dir(context)
+            pango_layout_set_auto_dir(layout, 0)
+            pango_context_set_base_dir(context, direction)
+            defer {
+                pango_layout_set_auto_dir(layout, 1)
+                pango_context_set_base_dir(context, saved)
+            }
+            return fitted(text, slice, prepared, line, content: content, base: base, containerWidth: containerWidth)
+        }
+        return fitted(text, slice, prepared, line, content: content, base: base, containerWidth: containerWidth)
+    }
+
+    /// `fittedLastLineWidth` once the slice (`slice`, prepared) is chosen: `content` is the
+    /// number of the line's scalars in it.
+    private func fitted(_ text: TextAttributes, _ slice: TextAttributes, _ prepared: PreparedText,
+                        _ line: WordScratch.Line, content: Int, base: EngineFont, containerWidth: Double) -> Double? {
         // The line's last content scalar in the prepared slice (which may hold inserted ones).
         var last = -1, seen = 0
         for k in 0..<prepared.count where !prepared.inserted[k] {
@@ -68,10 +94,24 @@ extension PangoEngine {
         var units = 0
         for k in 0...last { units &+= clusterWidth[k] }
         guard units == line.units else { return nil }
-        let fitted = LineInfo(start: 0, end: last + 1, first: 0, last: last, width: Double(units) / Double(LOOM_PANGO_SCALE),
+        let lastLine = LineInfo(start: 0, end: last + 1, first: 0, last: last, width: Double(units) / Double(LOOM_PANGO_SCALE),
                               height: lines[0].height, endsParagraph: line.endsParagraph)
-        return truncation(text: text, lines: [fitted], lastVisible: 0, base: base, attributes: source,
+        return truncation(text: text, lines: [lastLine], lastVisible: 0, base: base, attributes: source,
                           containerWidth: containerWidth).width
+    }
+
+    /// The base direction Pango gives the paragraph of the UTF-8 text `s` that holds the
+    /// bytes [start, end): its first strong letter's. nil when it has none (Pango would take
+    /// the paragraph before's) or the text has separators other than line feeds and
+    /// carriage returns (U+2029, U+0085: paragraphs the search here would not see).
+    static func paragraphDirection(_ s: UnsafeBufferPointer<UInt8>, around start: Int, _ end: Int) -> PangoDirection? {
+        for i in 0..<s.count where (s[i] == 0xE2 && i + 2 < s.count && s[i + 1] == 0x80 && s[i + 2] == 0xA9)
+            || (s[i] == 0xC2 && i + 1 < s.count && s[i + 1] == 0x85) { return nil }
+        var from = start, to = end
+        while from > 0 && s[from - 1] != 0x0A && s[from - 1] != 0x0D { from -= 1 }
+        while to < s.count && s[to] != 0x0A && s[to] != 0x0D { to += 1 }
+        let direction = s.withMemoryRebound(to: CChar.self) { loom_find_base_dir($0.baseAddress! + from, Int32(to - from)) }
+        return direction == PANGO_DIRECTION_LTR || direction == PANGO_DIRECTION_RTL ? direction : nil
     }
 
     /// Whether the UTF-8 text has a letter the word path takes as right to left (U+0590–U+08FF).

@@ -220,6 +220,41 @@ final class FallbackWordTests: XCTestCase {
         }
     }
 
+    /// An emoji cluster that ends in a selector or a tag (❤️, ☕️, 😀︎: the last scalar draws
+    /// nothing) gives the space after it no family attribute, so Pango shapes that space with
+    /// the next word: " T" kerned, the line narrower than the cluster, a plain space and "Ty"
+    /// (it was measured so on the word path, 0.31 px too wide at Roboto 16). At widths around
+    /// the break too, from words and equal to Pango.
+    func testWordAfterASelectorEndedEmojiIsKernedWithTheSpace() {
+        let m = WordPathTests.withWords
+        let roboto = FontDescriptor(family: "Roboto", size: 16)
+        func width(_ s: String, _ font: FontDescriptor = roboto) -> Double {
+            m.measureUncached(TextAttributes(spans: [TextSpan(text: s)], font: font), in: Size(width: 1000, height: .infinity)).size.width
+        }
+        let kernedLead = width("x Ty") - width("x"), plain = width("x x") - 2 * width("x")
+        XCTAssertLessThan(kernedLead, plain + width("Ty") - 0.1, "Roboto kerns \" T\"")
+        XCTAssertEqual(width("❤️ Ty"), width("❤️") + kernedLead, accuracy: 1e-9)
+        XCTAssertEqual(width("😀︎ Ty"), width("😀︎") + kernedLead, accuracy: 1e-9)
+        // A cluster ending in a letter the font lacks keeps the space apart: plain.
+        XCTAssertEqual(width("👋🏽 Ty"), width("👋🏽") + plain + width("Ty"), accuracy: 1e-9)
+
+        var fromWords = 0, cases = 0
+        for text in ["❤️ Ty", "☕️ Tomorrow today", "😀︎ Ty @handle_1", "Ty 😀︎ Ty 😀︎ Ty", "🏴󠁧󠁢󠁥󠁮󠁧󠁿 Yes ❤️ Amazing"] {
+            for font in [roboto, FontDescriptor(family: "Roboto", size: 9.3), FontDescriptor(family: "Liberation Sans", size: 15)] {
+                for w in stride(from: 20.0, through: 140, by: 6.5) {
+                    let attributes = TextAttributes(spans: [TextSpan(text: text)], font: font)
+                    let before = m.measurementPaths.fromWords
+                    let fast = m.measureUncached(attributes, in: Size(width: w, height: .infinity))
+                    fromWords += m.measurementPaths.fromWords - before
+                    cases += 1
+                    XCTAssertEqual(fast, WordPathTests.pangoOnly.measureUncached(attributes, in: Size(width: w, height: .infinity)),
+                                   "\(text) \(font.family) \(font.size) at \(w)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(fromWords, cases / 2, "most from words")
+    }
+
     /// A line under `line-height: normal` holding a CJK word is as tall as Noto Sans CJK's
     /// line box needs (taller than Roboto's), a line without one is Roboto's.
     func testLineHeightFollowsTheFallbackFont() {

@@ -81,6 +81,40 @@ final class RightToLeftWordTests: XCTestCase {
 
     /// Hebrew words under Roboto 16 from words: the line is the Hebrew words' advances in
     /// Noto Sans Hebrew plus Roboto's space, as wide as Pango's layout, on one line.
+    /// A right-to-left paragraph cut after its third line whose ellipsis does not fit after
+    /// that line: the line is fitted from a layout of its own words laid out with the
+    /// paragraph's direction (right to left, though the line's first strong letter may be
+    /// Latin), not the whole text by Pango; the same answer as Pango's, the ellipsis at the
+    /// paragraph's (logical) end. Both directions of the line's start are covered.
+    func testTruncatedRightToLeftParagraphIsFittedFromWords() {
+        let m = WordPathTests.withWords
+        let texts = [
+            "טקסט short לבדיקה overlay 1️⃣ ספר node שלום spec 👋🏽 טקסט short לבדיקה short 1️⃣ ספר Avatar שלום train 👋🏽 "
+                + "טקסט winter לבדיקה Train 1️⃣ ספר photo שלום coffee 👋🏽 טקסט",
+            "مرحبا بالعالم hello هذا نص عربي للاختبار world الخادم كتاب السلام مدرسة again مرحبا بالعالم هذا نص عربي "
+                + "للاختبار الخادم كتاب السلام spec مدرسة",
+        ]
+        var fromWords = 0, truncated = 0
+        for text in texts {
+            for (family, size) in [("Inter", 13.0), ("Roboto", 15.0), ("Liberation Sans", 14.0)] {
+                for width in stride(from: 150.0, through: 343, by: 11.25) {
+                    let attributes = TextAttributes(spans: [TextSpan(text: text)], font: FontDescriptor(family: family, size: size),
+                                                    maximumNumberOfLines: 3, truncationMode: .tail)
+                    let box = Size(width: width, height: .infinity)
+                    let before = m.measurementPaths.fromWords
+                    let fast = m.measureUncached(attributes, in: box)
+                    fromWords += m.measurementPaths.fromWords - before
+                    if fast.truncated { truncated += 1 }
+                    XCTAssertEqual(fast, WordPathTests.pangoOnly.measureUncached(attributes, in: box), "\(family) \(size) at \(width)")
+                }
+            }
+        }
+        // Truncated nearly everywhere (90 of the 108), and from words nearly everywhere (109
+        // measurements from words, 77 when every right-to-left line to fit went to Pango).
+        XCTAssertGreaterThan(truncated, 80)
+        XCTAssertGreaterThanOrEqual(fromWords, 100)
+    }
+
     func testHebrewWordsFromWords() {
         let font = FontDescriptor(family: "Roboto", size: 16)
         let m = WordPathTests.withWords
