@@ -106,7 +106,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private var allEngines: [PangoEngine] = []
     /// Engines discarded because a font's metrics were computed in a race, and their counts.
     private var discardedPaths = (fromWords: 0, fromLayout: 0)
-    /// Engines healed after a font's metrics came out incomplete (onCleanEngine).
+    /// Engines healed after a font's metrics came out incomplete (checkIn).
     private var healCount = 0
     private let cache: MeasurementCache
     private let wordCache: WordCache?
@@ -268,31 +268,39 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// Measures without the cache, within `budget`: the answer and whether it is one
     /// (false: the budget stopped the measurement and the answer is a placeholder).
     private func measure(_ text: TextAttributes, in containerSize: Size, budget: LayoutBudget?) -> (TextMeasurement, Bool) {
-        let (result, stopped) = onCleanEngine { $0.measure(text, in: containerSize, budget: budget) }
-        return (result, !stopped)
+        // The first attempt (nearly every measurement's only one) calls the engine directly:
+        // a closure around it would copy the text's attributes into its context, four copies
+        // and five releases a measurement.
+        let engine = checkOutEngine()
+        let result = engine.measure(text, in: containerSize, budget: budget)
+        let (clean, stopped, poison) = checkIn(engine)
+        if stopped { return (result, false) }
+        if clean { return (result, true) }
+        let (retried, stoppedAgain) = onCleanEngine(attempt: 1, after: poison) {
+            $0.measure(text, in: containerSize, budget: budget)
+        }
+        return (retried, !stoppedAgain)
     }
 
     /// `body` on an engine, run again while a font it used came out with incomplete metrics
     /// (`PangoEngine.verify`): after the engine is healed (`PangoEngine.heal`; a fresh
     /// engine when it cannot be), under `metricsLock`, at most 16 times, and not once more
-    /// when the same font and language spoil it twice (`isDeterministic`).
+    /// when the same font and language spoil it twice (`isDeterministic`). `attempt` and
+    /// `after`: the attempts made before and what spoiled the last one.
     /// Returns the last answer and whether the engine's budget stopped it (then not retried).
-    private func onCleanEngine<T>(_ body: (PangoEngine) -> T) -> (T, stopped: Bool) {
-        var attempt = 0
-        var lastPoison: String?
+    private func onCleanEngine<T>(attempt first: Int = 0, after poisoned: String? = nil,
+                                  _ body: (PangoEngine) -> T) -> (T, stopped: Bool) {
+        var attempt = first
+        var lastPoison = poisoned
         while true {
             let exclusive = attempt > 0
             func once() -> (T, Bool, Bool, String?) {
-                withEngine { engine in
-                    engine.holdsMetricsLock = exclusive
-                    defer { engine.holdsMetricsLock = false }
-                    let result = body(engine)
-                    let clean = !engine.poisoned, poison = engine.poisonedBy
-                    // The fonts with a width of 0 forget it (computed again by the retry);
-                    // an engine that cannot be healed so is discarded (withEngine).
-                    if !clean, engine.heal() { poolLock.withLock { _ in healCount += 1 } }
-                    return (result, clean, engine.stopped, poison)
-                }
+                let engine = checkOutEngine()
+                engine.holdsMetricsLock = exclusive
+                let result = body(engine)
+                engine.holdsMetricsLock = false
+                let (clean, stopped, poison) = checkIn(engine)
+                return (result, clean, stopped, poison)
             }
             let (result, clean, stopped, poison) = exclusive ? PangoEngine.metricsLock.withLock { _ in once() } : once()
             if stopped { return (result, true) }
@@ -377,27 +385,39 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     // MARK: The engine pool
 
     private func withEngine<T>(_ body: (PangoEngine) -> T) -> T {
-        let engine: PangoEngine = poolLock.withLock { _ -> PangoEngine? in
-            idleEngines.popLast()
-        } ?? {
+        let engine = checkOutEngine()
+        defer { _ = checkIn(engine) }
+        return body(engine)
+    }
+
+    /// An idle engine, or a new one.
+    private func checkOutEngine() -> PangoEngine {
+        poolLock.withLock { _ -> PangoEngine? in idleEngines.popLast() } ?? {
             let engine = PangoEngine(catalog: catalog, wordCache: wordCache, strategy: strategy)
             engine.wholeChain = wholeChain
             poolLock.withLock { _ in engineCount += 1; allEngines.append(engine) }
             return engine
         }()
-        defer {
-            poolLock.withLock { _ in
-                // Discarded when its font map holds too many fonts (PangoEngine.maxFontsPerEngine)
-                // or a font's metrics were computed in a race.
-                if engine.isRetired || engine.poisoned {
-                    discardedPaths.fromWords += engine.fromWords
-                    discardedPaths.fromLayout += engine.fromLayout
-                    allEngines.removeAll { $0 === engine }
-                } else {
-                    idleEngines.append(engine)
-                }
+    }
+
+    /// Returns an engine after use: whether what it measured stayed clean of incomplete font
+    /// metrics, whether its budget stopped it, and what spoiled it. A spoiled engine is healed
+    /// (the fonts forget the zero: the retry computes them again) and kept; one that cannot
+    /// be healed, or whose font map holds too many fonts (PangoEngine.maxFontsPerEngine),
+    /// is discarded.
+    private func checkIn(_ engine: PangoEngine) -> (clean: Bool, stopped: Bool, poison: String?) {
+        let clean = !engine.poisoned, stopped = engine.stopped, poison = engine.poisonedBy
+        let healed = !clean && engine.heal()
+        poolLock.withLock { _ in
+            if healed { healCount += 1 }
+            if engine.isRetired || engine.poisoned {
+                discardedPaths.fromWords += engine.fromWords
+                discardedPaths.fromLayout += engine.fromLayout
+                allEngines.removeAll { $0 === engine }
+            } else {
+                idleEngines.append(engine)
             }
         }
-        return body(engine)
+        return (clean, stopped, poison)
     }
 }
