@@ -31,7 +31,8 @@ final class FontMetricsChecks {
         var font: UnsafeMutableRawPointer
         var language: OpaquePointer?
     }
-    private var verified: Set<Key> = []
+    /// (Touched by the engine's thread only, one access at a time: no run-time checks.)
+    @exclusivity(unchecked) private var verified: Set<Key> = []
     /// `breakSafeDistance`'s answers, for fonts in `verified` (emptied with it): asking Pango
     /// for a font's metrics costs more than the cut it weighs.
     private var safeDistances: [Key: Int] = [:]

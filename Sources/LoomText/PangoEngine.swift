@@ -42,14 +42,17 @@ final class PangoEngine {
     let windowLayout: OpaquePointer
     let tokenLayout: OpaquePointer
 
-    private var fonts: [FontDescriptor: EngineFont] = [:]
+    // The caches below are only touched by the thread holding the engine (the measurer's
+    // pool), one access at a time: no run-time exclusivity checks (each cost about 80
+    // instructions, six of them in `trimCaches` alone, before every measurement).
+    @exclusivity(unchecked) private var fonts: [FontDescriptor: EngineFont] = [:]
     /// Fonts looked up lately, in slots picked from the descriptor's fields without hashing
     /// its family (`recentFontSlot`); a miss goes to `fonts`.
     @exclusivity(unchecked) private var recentFonts =
         [(descriptor: FontDescriptor, font: EngineFont)?](repeating: nil, count: PangoEngine.recentFontSlots)
     /// Per code point, the index in the fallback chain of the first family that has it
     /// (-1: none); a font choice, bounded by `cacheLimit` × 64 entries.
-    private var chainChoice: [UInt32: Int16] = [:]
+    @exclusivity(unchecked) private var chainChoice: [UInt32: Int16] = [:]
     /// Whether Pango always gets the whole fallback chain (tests; see `needsCoreChainOnly`).
     var wholeChain = false
     /// Faces the fallback chain resolves to, by request (Emoji.swift).
@@ -66,13 +69,13 @@ final class PangoEngine {
     private var hbFonts: [FaceKey: HBFont] = [:]
     /// The buffer HarfBuzz shapes emoji clusters in.
     let hbBuffer: OpaquePointer = hb_buffer_create()
-    private var resolvedFonts: [ResolvedFont: EngineFont] = [:]
+    @exclusivity(unchecked) private var resolvedFonts: [ResolvedFont: EngineFont] = [:]
     /// Metrics of fonts Pango picked for runs (fallback fonts), by PangoFont* (referenced).
-    private var runFontMetrics: [UnsafeMutableRawPointer: FontMetrics] = [:]
+    @exclusivity(unchecked) private var runFontMetrics: [UnsafeMutableRawPointer: FontMetrics] = [:]
     struct TokenKey: Hashable { var text: String; var font: ResolvedFont }
     /// Widths of short truncation texts (a long one is measured each time: this cache is
     /// bounded by count, so its entries must be small).
-    var tokenWidths: [TokenKey: Double] = [:]
+    @exclusivity(unchecked) var tokenWidths: [TokenKey: Double] = [:]
     static let maxCachedTokenBytes = 256
 
     // Scratch state reused between measurements (see `releaseLargeScratch`).
