@@ -218,9 +218,7 @@ struct EmojiLayout {
         let scalars = prepared.scalars
         let n = scalars.count
         func lacks(_ k: Int) -> Bool {
-            let v = scalars[k].value
-            guard v >= 0x80, !prepared.inserted[k], !FontCatalog.drawsNothing(v) else { return false }
-            return !catalog.family(spanFonts[Int(prepared.span[k])].resolved.family, has: v)
+            !prepared.inserted[k] && catalog.lacksDrawn(scalars[k].value, in: spanFonts[Int(prepared.span[k])].resolved.family)
         }
         var i = 0
         while i < n {

@@ -290,7 +290,8 @@ extension PangoEngine {
                                 // space no family of its own (EmojiLayout.findSpaces): it joins the
                                 // next word's item, kerned.
                                 guard previousOwn || previousEmoji && !rightToLeft else { return false }
-                                if previousEmoji && !lastScalarIsLacked(s, previousStart, previousEnd, base: base) {
+                                if previousEmoji && !catalog.lacksDrawn(lastScalar(s, previousStart, previousEnd),
+                                                                         in: base.resolved.family) {
                                     kernedLead = true
                                 } else {
                                     let bare = wordEntry(word, font: base, fontID: fontID, flags: k < words - 1 ? 2 : 0,
@@ -419,13 +420,10 @@ extension PangoEngine {
         return UnsafeBufferPointer(start: p, count: 1)
     }()
 
-    /// Whether the last scalar of the word s[start, end) is one `base`'s family lacks and that
-    /// draws something: the space after such a word gets that family as an attribute of its
-    /// own in Pango's layout (EmojiLayout.findSpaces), which parts it from the next word.
-    func lastScalarIsLacked(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, base: EngineFont) -> Bool {
+    /// The last scalar of the word s[start, end).
+    func lastScalar(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt32 {
         var i = end - 1
         while i > start && s[i] & 0xC0 == 0x80 { i -= 1 }
-        let (v, _) = s[i] < 0x80 ? (UInt32(s[i]), 1) : PangoEngine.decodeUTF8(s, i)
-        return v >= 0x80 && !FontCatalog.drawsNothing(v) && !catalog.family(base.resolved.family, has: v)
+        return s[i] < 0x80 ? UInt32(s[i]) : PangoEngine.decodeUTF8(s, i).0
     }
 }

@@ -56,6 +56,14 @@ final class FontCatalog: @unchecked Sendable {
         return FcCharSetHasChar(set, v) != 0
     }
 
+    /// Whether `v` is a character that draws something and that family `name` lacks (a
+    /// fallback font draws it): a space beside such a character gets the family as an
+    /// attribute of its own in Pango's layout (EmojiLayout.findSpaces), and the word path
+    /// follows the same rule (FallbackWords.swift).
+    func lacksDrawn(_ v: UInt32, in name: String) -> Bool {
+        v >= 0x80 && !FontCatalog.drawsNothing(v) && !family(name, has: v)
+    }
+
     /// The family's character set (FcCharSet*), or nil for an unknown family: for asking
     /// about many characters with one look-up of the name.
     func charset(of name: String) -> OpaquePointer? { charsetsByName[name] ?? familyCharsets[name.lowercased()] }

@@ -23,7 +23,7 @@ import CPango
 /// language, and the safe distances read from them for the word path's cuts
 /// (FallbackBreaks.swift). Bounded by the engine (`release` when it holds too many).
 final class FontMetricsChecks {
-    /// Whether a font's metrics came out incomplete (a race).
+    /// Whether a font's metrics came out incomplete (a race, or computed inside another's).
     private(set) var poisoned = false
     /// The font and language that did so first ("Noto Sans CJK JP 15|ja").
     private(set) var poisonedBy: String?
@@ -37,8 +37,9 @@ final class FontMetricsChecks {
     /// for a font's metrics costs more than the cut it weighs.
     private var safeDistances: [Key: Int] = [:]
     private var last: Key?
-    /// The fonts (referenced) found with a width of 0 since the engine was last healed, and
-    /// which of their two entries was 0.
+    /// The fonts (referenced) found with a width of 0 since the engine was last healed, once
+    /// each, and which of their two entries was 0: at most one per font and language the
+    /// attempt used.
     private var spoiled: [(key: Key, language: Bool, noLanguage: Bool)] = []
 
     /// Fonts and languages checked so far.
@@ -65,6 +66,7 @@ final class FontMetricsChecks {
             if !poisoned { poisonedBy = PangoEngine.describe(font, language) }
             poisoned = true
             if let i = spoiled.firstIndex(where: { $0.key == key }) {
+                // Asked again (perhaps now as the text's own font, checking no language too).
                 spoiled[i].language = spoiled[i].language || zero
                 spoiled[i].noLanguage = spoiled[i].noLanguage || zeroWithoutLanguage
             } else {

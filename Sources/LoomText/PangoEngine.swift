@@ -18,7 +18,7 @@ final class PangoEngine {
     var holdsMetricsLock = false
     /// The fonts whose metrics this engine checked (FontMetricsChecks.swift).
     private let metrics = FontMetricsChecks()
-    /// Whether a font of this engine has metrics computed in a race.
+    /// Whether a font of this engine has incomplete metrics (FontMetricsChecks.swift).
     var poisoned: Bool { metrics.poisoned }
     /// The font and language (Pango's description and language tag) that poisoned it first.
     var poisonedBy: String? { metrics.poisonedBy }

@@ -104,7 +104,8 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private var idleEngines: [PangoEngine] = []
     private var engineCount = 0
     private var allEngines: [PangoEngine] = []
-    /// Engines discarded because a font's metrics were computed in a race, and their counts.
+    /// What the engines discarded (too many fonts, or metrics that could not be healed) had
+    /// measured, by path.
     private var discardedPaths = (fromWords: 0, fromLayout: 0)
     /// Engines healed after a font's metrics came out incomplete (checkIn).
     private var healCount = 0

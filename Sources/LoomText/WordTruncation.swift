@@ -59,20 +59,25 @@ extension PangoEngine {
         slice.maximumNumberOfLines = 0
         let prepared = TextPreparation.prepare(slice.spans)
         guard prepared.hasLines else { return nil }
-        if let direction {
-            // One layout (`layout`, not windows) with the paragraph's direction, until the
-            // truncation below has read its attributes.
-            guard PangoEngine.isShort(prepared) else { return nil }
-            let saved = pango_context_get_base_dir(context)
-            pango_layout_set_auto_dir(layout, 0)
-            pango_context_set_base_dir(context, direction)
-            defer {
-                pango_layout_set_auto_dir(layout, 1)
-                pango_context_set_base_dir(context, saved)
-            }
-            return fitted(text, slice, prepared, line, content: content, base: base, containerWidth: containerWidth)
+        // A paragraph's direction holds for one layout (`layout`, not windows).
+        guard direction == nil || PangoEngine.isShort(prepared) else { return nil }
+        return withLayoutDirection(direction) {
+            fitted(text, slice, prepared, line, content: content, base: base, containerWidth: containerWidth)
         }
-        return fitted(text, slice, prepared, line, content: content, base: base, containerWidth: containerWidth)
+    }
+
+    /// `body` with `layout` laid out in `direction` (nil: its own, automatic), until `body`
+    /// has read what it needs of it (the truncation reads its attributes).
+    private func withLayoutDirection<T>(_ direction: PangoDirection?, _ body: () -> T) -> T {
+        guard let direction else { return body() }
+        let saved = pango_context_get_base_dir(context)
+        pango_layout_set_auto_dir(layout, 0)
+        pango_context_set_base_dir(context, direction)
+        defer {
+            pango_layout_set_auto_dir(layout, 1)
+            pango_context_set_base_dir(context, saved)
+        }
+        return body()
     }
 
     /// `fittedLastLineWidth` once the slice (`slice`, prepared) is chosen: `content` is the
