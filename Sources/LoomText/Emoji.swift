@@ -36,19 +36,12 @@ struct EmojiLayout {
     var spaces: [(start: Int, end: Int, family: String)] = []
 
     /// Per scalar: whether it takes no letter spacing (the browser spaces grapheme clusters,
-    /// not their later scalars, and leaves cursive scripts unspaced); empty: none.
+    /// not their later scalars, and leaves cursive scripts' runs unspaced); empty: none.
     var unspaced: [Bool] = []
 
     var isEmpty: Bool { clusters.isEmpty && spaces.isEmpty && unspaced.isEmpty }
 
     @inline(__always) func takesNoSpacing(_ scalar: Int) -> Bool { !unspaced.isEmpty && unspaced[scalar] }
-
-    /// Arabic, Syriac, N'Ko and Mongolian (scripts whose letters join): Chromium puts no
-    /// letter spacing between their characters.
-    static func isCursive(_ v: UInt32) -> Bool {
-        (v >= 0x600 && v <= 0x7FF && v != 0x60C && v != 0x61B && v != 0x61F) || (v >= 0x860 && v <= 0x8FF)
-            || (v >= 0x1800 && v <= 0x18AF) || (v >= 0xFB50 && v <= 0xFDFF) || (v >= 0xFE70 && v <= 0xFEFF)
-    }
 
     @inline(__always) func cluster(at scalar: Int) -> Int {
         clusterAt.isEmpty ? -1 : Int(clusterAt[scalar])
@@ -104,10 +97,8 @@ struct EmojiLayout {
             i = j
         }
         layout.squeezePunctuation(prepared, spanFonts: spanFonts, engine: engine)
-        for k in 0..<n where isCursive(scalars[k].value) {
-            if layout.unspaced.isEmpty { layout.unspaced = [Bool](repeating: false, count: n) }
-            layout.unspaced[k] = true
-        }
+        // Scalars in a cursive script's run (CursiveSpacing.swift).
+        if let cursive = CursiveSpacing.unspacedScalars(scalars) { layout.unspaced = cursive }
         for c in layout.clusters where c.end > c.start + 1 {
             if layout.unspaced.isEmpty { layout.unspaced = [Bool](repeating: false, count: n) }
             for k in (c.start + 1)..<c.end { layout.unspaced[k] = true }
