@@ -108,6 +108,11 @@ final class PangoEngine {
         var rightTarget: Int
         var rightZero: Bool
         var spacing: Int32
+        /// Whether the run's visually first (last) glyph is of a cluster inside a grapheme
+        /// (a mark Pango shapes as a cluster of its own): Pango gave the run's end a half
+        /// spacing that the grapheme's first cluster already had (`restoreLetterSpacing`).
+        var leftInside = false
+        var rightInside = false
     }
 
     /// Pango's distribute_letter_spacing(): half on each side, the left half rounded to a

@@ -2,20 +2,21 @@ import XCTest
 import LoomLayout
 import LoomText
 
-/// Letter spacing beside Arabic (CursiveSpacing.swift): the browser spaces no character of
-/// a cursive script's run, and a digit, punctuation or emoji after an Arabic word is in that
-/// run. The expected counts are the characters the rule spaces, each case seen in headless
-/// Chromium 156 (Liberation Sans 14, 2 px: the width grew by exactly 2 px per count).
-final class CursiveSpacingTests: XCTestCase {
+/// Letter spacing as the browser adds it: once after each grapheme, none in a cursive
+/// script's run. The expected counts are the characters (graphemes) the rules space, each
+/// case seen in headless Chromium 156: the width grew by exactly the spacing per count.
+final class LetterSpacingTests: XCTestCase {
     static let measurer: PangoTextMeasurer = try! PangoTextMeasurer(cacheCapacity: 0)
 
-    func width(_ text: String, spacing: Double) -> Double {
+    func width(_ text: String, spacing: Double, family: String = "Liberation Sans", size: Double = 14) -> Double {
         Self.measurer.measure(TextAttributes(spans: [TextSpan(text: text)],
-                                             font: FontDescriptor(family: "Liberation Sans", size: 14),
+                                             font: FontDescriptor(family: family, size: size),
                                              letterSpacing: spacing),
                               in: Size(width: .infinity, height: .infinity)).size.width
     }
 
+    /// Beside Arabic (CursiveSpacing.swift): a digit, punctuation or emoji after an Arabic
+    /// word is in that word's run (Liberation Sans 14, 2 px).
     func testCharactersInAnArabicRunTakeNoLetterSpacing() {
         let cases: [(String, Int)] = [
             ("يقيس 9725", 1),              // the space only: the digits follow an Arabic word
@@ -37,6 +38,25 @@ final class CursiveSpacingTests: XCTestCase {
         for (text, count) in cases {
             let grown = width(text, spacing: 2) - width(text, spacing: 0)
             XCTAssertEqual(grown, Double(2 * count), accuracy: 0.05, text)
+        }
+    }
+
+    /// Devanagari (through Noto Sans Devanagari): a vowel sign or nasal after its consonant is
+    /// a glyph cluster of its own in Pango, inside the grapheme (PangoLineAnalysis.swift's
+    /// restoreLetterSpacing); a conjunct with a half form is two graphemes to both, a
+    /// ligature one; after a zero-width joiner or non-joiner a letter starts one for the
+    /// browser only. Roboto 16, 4 px, alone and inside a line of Latin words.
+    func testEachDevanagariGraphemeTakesOneSpacing() {
+        let cases: [(String, Int)] = [
+            ("ते", 1), ("मे", 1), ("दी", 1), ("हिं", 1), ("कि", 1), ("हिंदी", 2), ("स्ते", 2), ("नमस्ते", 4),
+            ("धन्यवाद", 5), ("विद्यालय", 4), ("क्ष", 1), ("स्त्री", 2), ("क्\u{200D}ष", 2), ("क्\u{200C}ष", 2),
+        ]
+        for (text, count) in cases {
+            for (before, after, extra) in [("", "", 0), ("a ", " b", 4), ("ab", "", 2), ("", "ab", 2)] {
+                let line = before + text + after
+                let grown = width(line, spacing: 4, family: "Roboto", size: 16) - width(line, spacing: 0, family: "Roboto", size: 16)
+                XCTAssertEqual(grown, Double(4 * (count + extra)), accuracy: 0.05, line)
+            }
         }
     }
 
