@@ -60,6 +60,19 @@ final class LetterSpacingTests: XCTestCase {
         }
     }
 
+    /// Thai SARA AM (ทำ) is inside its consonant's grapheme, though Pango's rules start one
+    /// there (Noto Sans Thai through the chain; Noto Sans 14, 2 px).
+    func testThaiSaraAmTakesNoSpacingOfItsOwn() {
+        let cases: [(String, Int)] = [("ทำ", 1), ("กำ", 1), ("น้ำ", 1), ("สำหรับ", 4), ("ทำงานของ", 7), ("งาน", 3)]
+        for (text, count) in cases {
+            for (before, after, extra) in [("", "", 0), ("a ", " b", 4)] {
+                let line = before + text + after
+                let grown = width(line, spacing: 2, family: "Noto Sans") - width(line, spacing: 0, family: "Noto Sans")
+                XCTAssertEqual(grown, Double(2 * (count + extra)), accuracy: 0.05, line)
+            }
+        }
+    }
+
     /// The same rule under a negative spacing and for text that never meets Arabic: nothing
     /// changes for Latin (every character spaced).
     func testLatinAndNegativeSpacing() {
