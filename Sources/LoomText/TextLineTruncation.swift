@@ -7,10 +7,10 @@ import LoomLayout
 
 extension PangoEngine {
     /// The characters of graphemes `range`, a space where they go from one line to the next.
-    private func text(of list: [TruncationChoice.Grapheme], _ range: Range<Int>, _ prepared: PreparedText) -> String {
+    private func text(of list: [TruncationChoice.Grapheme], _ indices: some Collection<Int>, _ prepared: PreparedText) -> String {
         var s = ""
-        for k in range {
-            if k > range.lowerBound && list[k].opensLine { s += " " }
+        for k in indices {
+            if k != indices.first && list[k].opensLine { s += " " }
             s += shownText(prepared, list[k].start, list[k].end)
         }
         return s
@@ -21,15 +21,15 @@ extension PangoEngine {
                        base: EngineFont, attributes: AttributeSource, containerWidth: Double) -> String {
         let line = lines[lastVisible]
         let token = text.truncationText
-        let choice = truncation(text: text, lines: lines, lastVisible: lastVisible, base: base, attributes: attributes,
-                                containerWidth: containerWidth)
+        let choice = truncation(text: text, prepared: prepared, lines: lines, lastVisible: lastVisible, base: base,
+                                attributes: attributes, containerWidth: containerWidth)
         let list = choice.graphemes
         switch choice.kept {
         case .line(let withToken):
             let whole = shownText(prepared, line.start, line.last + 1)
             return withToken ? whole + token : whole
         case .none: return token
-        case .first(let n): return self.text(of: list, 0..<n, prepared) + token
+        case .first(let n): return self.text(of: list, choice.firstKept(n), prepared) + token
         case .last(let n): return token + self.text(of: list, (list.count - n)..<list.count, prepared)
         case .ends(let front, let back):
             return self.text(of: list, 0..<front, prepared) + token + self.text(of: list, back..<list.count, prepared)

@@ -68,13 +68,13 @@ extension PangoEngine {
     /// The width of the last visible line of a truncated text, truncation text included.
     func truncatedLineWidth(text: TextAttributes, prepared: PreparedText, lines: [LineInfo], lastVisible: Int,
                             base: EngineFont, attributes: AttributeSource, containerWidth: Double) -> Double {
-        truncation(text: text, lines: lines, lastVisible: lastVisible, base: base, attributes: attributes,
-                   containerWidth: containerWidth).width
+        truncation(text: text, prepared: prepared, lines: lines, lastVisible: lastVisible, base: base,
+                   attributes: attributes, containerWidth: containerWidth).width
     }
 
     /// What the last visible line of a truncated text keeps (the one place the rules are:
     /// `truncatedLineWidth` and, for `includeText`, `truncatedLine` both read it).
-    func truncation(text: TextAttributes, lines: [LineInfo], lastVisible: Int, base: EngineFont,
+    func truncation(text: TextAttributes, prepared: PreparedText, lines: [LineInfo], lastVisible: Int, base: EngineFont,
                     attributes: AttributeSource, containerWidth: Double) -> TruncationChoice {
         let line = lines[lastVisible]
         let mode = text.truncationMode
@@ -130,12 +130,15 @@ extension PangoEngine {
             if line.width + token <= available + eps { return TruncationChoice(kept: .line(token: true), width: line.width + token) }
             appendGraphemes(line, cursor: cursor, to: &list)
             guard !list.isEmpty else { return TruncationChoice(kept: .none, width: token) }
-            var acc = 0.0, best = list[0].width, keep = 1
-            for (k, g) in list.enumerated() {
+            // Kept from the paragraph's start edge as drawn (VisualTruncation.swift).
+            let order = visualKeepOrder(list, prepared)
+            var acc = 0.0, best = list[order?[0] ?? 0].width, keep = 1
+            for k in list.indices {
+                let g = list[order?[k] ?? k]
                 acc += g.width
                 if acc + token <= available + eps { best = acc; keep = k + 1 } else if k > 0 && g.width >= 0 { break }
             }
-            return TruncationChoice(kept: .first(keep), width: best + token, graphemes: list)
+            return TruncationChoice(kept: .first(keep), width: best + token, graphemes: list, keepOrder: order ?? [])
         }
     }
 }
@@ -151,7 +154,8 @@ struct TruncationChoice {
         case line(token: Bool)
         /// Only the truncation text.
         case none
-        /// The first n graphemes, then the truncation text (tail).
+        /// The first n graphemes in `keepOrder` (the line as drawn from its start edge: in a
+        /// line with right-to-left text not the logical order), then the truncation text (tail).
         case first(Int)
         /// The truncation text, then the last n graphemes (head).
         case last(Int)
@@ -163,4 +167,11 @@ struct TruncationChoice {
     var width: Double
     /// The graphemes `kept` counts in (empty for `line` and `none`).
     var graphemes: [Grapheme] = []
+    /// The order in which `first(n)` keeps `graphemes` (indices); empty: their own order.
+    var keepOrder: [Int] = []
+
+    /// The indices of the graphemes kept by `first(n)`, in logical order.
+    func firstKept(_ n: Int) -> [Int] {
+        keepOrder.isEmpty ? Array(0..<n) : keepOrder.prefix(n).sorted()
+    }
 }

@@ -101,8 +101,8 @@ extension PangoEngine {
         guard units == line.units else { return nil }
         let lastLine = LineInfo(start: 0, end: last + 1, first: 0, last: last, width: Double(units) / Double(LOOM_PANGO_SCALE),
                               height: lines[0].height, endsParagraph: line.endsParagraph)
-        return truncation(text: text, lines: [lastLine], lastVisible: 0, base: base, attributes: source,
-                          containerWidth: containerWidth).width
+        return truncation(text: text, prepared: prepared, lines: [lastLine], lastVisible: 0, base: base,
+                          attributes: source, containerWidth: containerWidth).width
     }
 
     /// The base direction Pango gives the paragraph of the UTF-8 text `s` that holds the
