@@ -432,7 +432,7 @@ final class PangoEngine {
             spanSpacing = Array(repeating: 0, count: text.spans.count)
         }
 
-        let prepared = TextPreparation.prepare(text.spans)
+        let prepared = TextPreparation.prepare(text.spans, letterSpaced: spanSpacing.contains { $0 != 0 })
         if !prepared.hasLines {
             return TextMeasurement(size: .zero, lineCount: 0, truncated: false, ascender: ascender, descender: descender)
         }

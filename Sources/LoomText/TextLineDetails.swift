@@ -18,7 +18,7 @@ extension PangoEngine {
         let spanSpacing = text.spans.map { PangoEngine.sanitize($0.letterSpacing ?? text.letterSpacing) }
         let lineHeight: Double? = text.lineHeight.flatMap { ($0.isFinite && $0 >= 0) ? $0 : nil }
         let lineSpacing = text.lineSpacing.isFinite ? max(0, text.lineSpacing) : 0
-        let prepared = TextPreparation.prepare(text.spans)
+        let prepared = TextPreparation.prepare(text.spans, letterSpaced: spanSpacing.contains { $0 != 0 })
         guard prepared.hasLines else { return TextLines(lines: []) }
 
         let mode = text.truncationMode

@@ -73,6 +73,24 @@ final class LetterSpacingTests: XCTestCase {
         }
     }
 
+    /// Kana (through Noto Sans CJK): the break the browser allows before a small kana is
+    /// marked without splitting Pango's item, so the pair keeps its kerning under letter
+    /// spacing (ティ is kerned 1.19 px at 20 px: the spaced pair grows by two spacings only),
+    /// and the line still breaks there.
+    func testKanaKeepTheirKerningAndBreaksUnderLetterSpacing() throws {
+        let kerned = width("ティ", spacing: 0, family: "Roboto", size: 20)
+        XCTAssertLessThan(kerned, width("テ", spacing: 0, family: "Roboto", size: 20)
+                          + width("ィ", spacing: 0, family: "Roboto", size: 20) - 1)
+        XCTAssertEqual(width("ティ", spacing: 1, family: "Roboto", size: 20), kerned + 2, accuracy: 0.05)
+        XCTAssertEqual(width("パーティー", spacing: 1, family: "Roboto", size: 20)
+                       - width("パーティー", spacing: 0, family: "Roboto", size: 20), 5, accuracy: 0.05)
+        // きき|っ: 17 px each at 16 px with 1 px, in 40 px (Pango alone would not break before っ).
+        let attributes = TextAttributes(spans: [TextSpan(text: "ききっ")], font: FontDescriptor(family: "Roboto", size: 16),
+                                        letterSpacing: 1)
+        let lines = try XCTUnwrap(Self.measurer.lines(attributes, in: Size(width: 40, height: .infinity)))
+        XCTAssertEqual(lines.lines.map(\.text), ["きき", "っ"])
+    }
+
     /// The same rule under a negative spacing and for text that never meets Arabic: nothing
     /// changes for Latin (every character spaced).
     func testLatinAndNegativeSpacing() {
