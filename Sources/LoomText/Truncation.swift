@@ -126,8 +126,19 @@ extension PangoEngine {
             }
 
             // Tail (and wordWrap / charWrap, which truncate at the tail at a line limit).
+            // An exact fit fails where Chromium's advances are wider (EllipsisTies.swift); the
+            // text's own layout holds the glyphs to tell.
+            func fits(_ content: Double, _ kept: () -> [TruncationChoice.Grapheme]) -> Bool {
+                guard content + token <= available + eps else { return false }
+                let units = content * 64
+                guard attributes == .layout, abs(units - units.rounded()) < 1e-6,
+                      content + 1.0 / 64 + token > available + eps else { return true }
+                return !browserAdvancesExceed(kept(), prepared)
+            }
             if line.first < 0 { return TruncationChoice(kept: .none, width: token) }
-            if line.width + token <= available + eps { return TruncationChoice(kept: .line(token: true), width: line.width + token) }
+            if fits(line.width, { [.init(start: line.first, end: line.last + 1, width: line.width, opensLine: true)] }) {
+                return TruncationChoice(kept: .line(token: true), width: line.width + token)
+            }
             appendGraphemes(line, cursor: cursor, to: &list)
             guard !list.isEmpty else { return TruncationChoice(kept: .none, width: token) }
             // Kept from the paragraph's start edge as drawn (VisualTruncation.swift).
@@ -136,7 +147,9 @@ extension PangoEngine {
             for k in list.indices {
                 let g = list[order?[k] ?? k]
                 acc += g.width
-                if acc + token <= available + eps { best = acc; keep = k + 1 } else if k > 0 && g.width >= 0 { break }
+                if fits(acc, { (0...k).map { list[order?[$0] ?? $0] } }) {
+                    best = acc; keep = k + 1
+                } else if k > 0 && g.width >= 0 { break }
             }
             return TruncationChoice(kept: .first(keep), width: best + token, graphemes: list, keepOrder: order ?? [])
         }

@@ -54,3 +54,36 @@ final class VisualTruncationTests: XCTestCase {
         XCTAssertEqual(lines.lines.first?.width ?? 0, width("abc אבגד הוזחטי", in: 80), accuracy: 1e-9)
     }
 }
+
+/// An ellipsis that fits exactly (EllipsisTies.swift): Chromium's advances for a font of
+/// 1,000 units per em are FreeType's, scaled by a rounded 16.16 factor. Four ideographs of
+/// Noto Sans CJK (1,000 units each) and Liberation Sans' one-em ellipsis in exactly five ems:
+/// where the factor rounds up (12, 13, 15, 16 px) the fourth ideograph goes, where it rounds
+/// down (14, 17, 18, 20 px) it stays. Seen in headless Chromium 156 at 12 (48.016 px for the
+/// four: kept 36.016 + 12), 14, 17.
+final class EllipsisTieTests: XCTestCase {
+    /// FreeType's advance of 1,000 units at `px` (`FT_DivFix`, then `FT_MulDiv` by 64), in px.
+    static func freeTypeAdvance(px: Double) -> Double {
+        let scale = ((px * 64 * 65536 + 500) / 1000).rounded(.down)
+        return ((1000 * scale + 32) / 64).rounded(.down) / 65536
+    }
+
+    func testAnExactFitFailsWhereTheBrowsersAdvancesAreWider() {
+        let measurer = VisualTruncationTests.measurer
+        for px in [12.0, 13, 14, 15, 16, 17, 18, 20] {
+            let wider = Self.freeTypeAdvance(px: px) > px
+            let m = measurer.measure(TextAttributes(spans: [TextSpan(text: "仕事駅友達」、")],
+                                                    font: FontDescriptor(family: "Liberation Sans", size: px),
+                                                    maximumNumberOfLines: 1, truncationMode: .tail),
+                                     in: Size(width: 5 * px, height: .infinity))
+            // The line is the four ideographs (」、 go with 達 to the next line), the ellipsis one em.
+            XCTAssertEqual(m.size.width, wider ? 4 * px : 5 * px, accuracy: 1e-6, "\(px) px")
+        }
+        // At a width just over, it fits at every size.
+        let m = measurer.measure(TextAttributes(spans: [TextSpan(text: "仕事駅友達」、")],
+                                                font: FontDescriptor(family: "Liberation Sans", size: 12),
+                                                maximumNumberOfLines: 1, truncationMode: .tail),
+                                 in: Size(width: 60.5, height: .infinity))
+        XCTAssertEqual(m.size.width, 60, accuracy: 1e-6)
+    }
+}
