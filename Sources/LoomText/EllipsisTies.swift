@@ -12,13 +12,13 @@ import CPango
 // other excess is far below a pixel.
 
 extension PangoEngine {
-    /// Whether Chromium's advances of the scalars of `graphemes` (in `layout`, which holds the
-    /// prepared text from its first scalar) sum to more than Pango's.
-    func browserAdvancesExceed(_ graphemes: some Sequence<TruncationChoice.Grapheme>, _ prepared: PreparedText) -> Bool {
-        var kept = Set<Int>()
-        for g in graphemes { for k in g.start..<g.end { kept.insert(k) } }
-        guard !kept.isEmpty else { return false }
-        var excess = 0.0
+    /// Per scalar of [first, last] (index `scalar - first`) of the text laid out in `layout`
+    /// (which holds the prepared text from its first scalar): how much wider Chromium's
+    /// advances of its glyphs are than Pango's, in px (0 for fonts that scale exactly and for
+    /// the clusters the engine measures itself). One walk over the layout's glyphs.
+    func browserExcess(first: Int, last: Int, _ prepared: PreparedText) -> [Double] {
+        var excess = [Double](repeating: 0, count: max(0, last - first + 1))
+        guard !excess.isEmpty else { return excess }
         prepared.scalarAtByte.withUnsafeBufferPointer { table in
             let scalar = ScalarIndex(table: table, byteCount: prepared.utf8.count)
             forEachGlyphRun(of: layout) { item, glyphs in
@@ -28,20 +28,22 @@ extension PangoEngine {
                 // Whole powers of two scale exactly.
                 if upem & (upem - 1) == 0 { return }
                 let px = loom_font_pixel_size(font)
+                guard px > 0 else { return }
                 let ppem = (px * 64).rounded()
                 let scale = ((ppem * 65536 + Double(upem / 2)) / Double(upem)).rounded(.down)
                 let offset = Int(item.pointee.offset)
                 for g in 0..<Int(glyphs.pointee.num_glyphs) {
                     let info = glyphs.pointee.glyphs[g]
+                    let s = scalar(offset + Int(glyphs.pointee.log_clusters[g]))
                     guard info.glyph & PANGO_GLYPH_UNKNOWN_FLAG == 0, info.glyph != PANGO_GLYPH_EMPTY,
-                          kept.contains(scalar(offset + Int(glyphs.pointee.log_clusters[g]))) else { continue }
+                          s >= first, s <= last else { continue }
                     // The glyph's advance in font units (Pango's width is its exact scaling).
                     let units = (Double(info.geometry.width) / Double(LOOM_PANGO_SCALE) * Double(upem) / px).rounded()
                     let browser = ((units * scale + 32) / 64).rounded(.down) / 65536
-                    excess += browser - units * px / Double(upem)
+                    excess[s - first] += browser - units * px / Double(upem)
                 }
             }
         }
-        return excess > 0
+        return excess
     }
 }

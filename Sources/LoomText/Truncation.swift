@@ -128,17 +128,29 @@ extension PangoEngine {
             // Tail (and wordWrap / charWrap, which truncate at the tail at a line limit).
             // An exact fit fails where Chromium's advances are wider (EllipsisTies.swift); the
             // text's own layout holds the glyphs to tell.
-            func fits(_ content: Double, _ kept: () -> [TruncationChoice.Grapheme]) -> Bool {
+            // The excess is read once, at the first exact fit, and summed as graphemes are kept.
+            var excess: [Double]? = nil
+            var keptExcess = 0.0, keptCount = 0
+            func fits(_ content: Double, keeping kept: (Int) -> TruncationChoice.Grapheme, count: Int) -> Bool {
                 guard content + token <= available + eps else { return false }
                 let units = content * 64
                 guard attributes == .layout, abs(units - units.rounded()) < 1e-6,
                       content + 1.0 / 64 + token > available + eps else { return true }
-                return !browserAdvancesExceed(kept(), prepared)
+                if excess == nil { excess = browserExcess(first: line.first, last: line.last, prepared) }
+                while keptCount < count {
+                    let g = kept(keptCount)
+                    for s in g.start..<g.end where s <= line.last { keptExcess += excess![s - line.first] }
+                    keptCount += 1
+                }
+                return keptExcess <= 0
             }
             if line.first < 0 { return TruncationChoice(kept: .none, width: token) }
-            if fits(line.width, { [.init(start: line.first, end: line.last + 1, width: line.width, opensLine: true)] }) {
+            let whole = TruncationChoice.Grapheme(start: line.first, end: line.last + 1, width: line.width, opensLine: true)
+            if fits(line.width, keeping: { _ in whole }, count: 1) {
                 return TruncationChoice(kept: .line(token: true), width: line.width + token)
             }
+            // The graphemes are kept from none again (the whole line was counted as one).
+            keptExcess = 0; keptCount = 0
             appendGraphemes(line, cursor: cursor, to: &list)
             guard !list.isEmpty else { return TruncationChoice(kept: .none, width: token) }
             // Kept from the paragraph's start edge as drawn (VisualTruncation.swift).
@@ -147,7 +159,7 @@ extension PangoEngine {
             for k in list.indices {
                 let g = list[order?[k] ?? k]
                 acc += g.width
-                if fits(acc, { (0...k).map { list[order?[$0] ?? $0] } }) {
+                if fits(acc, keeping: { list[order?[$0] ?? $0] }, count: k + 1) {
                     best = acc; keep = k + 1
                 } else if k > 0 && g.width >= 0 { break }
             }
