@@ -59,7 +59,8 @@ struct EmojiLayout {
     /// The clusters of `prepared` (spans in `spanFonts`), or an empty layout when it has none
     /// (the common case: a text without any scalar from U+00A9 on that could start one is
     /// skipped after one pass).
-    static func make(_ prepared: PreparedText, spanFonts: [EngineFont], engine: PangoEngine) -> EmojiLayout {
+    static func make(_ prepared: PreparedText, spanFonts: [EngineFont], engine: PangoEngine,
+                     letterSpaced: Bool) -> EmojiLayout {
         let catalog = engine.catalog
         let scalars = prepared.scalars
         let n = scalars.count
@@ -97,8 +98,8 @@ struct EmojiLayout {
             i = j
         }
         layout.squeezePunctuation(prepared, spanFonts: spanFonts, engine: engine)
-        // Scalars in a cursive script's run (CursiveSpacing.swift).
-        if let cursive = CursiveSpacing.unspacedScalars(scalars) { layout.unspaced = cursive }
+        // Scalars in a cursive script's run (CursiveSpacing.swift): only spacing reads them.
+        if letterSpaced, let cursive = CursiveSpacing.unspacedScalars(scalars) { layout.unspaced = cursive }
         for c in layout.clusters where c.end > c.start + 1 {
             if layout.unspaced.isEmpty { layout.unspaced = [Bool](repeating: false, count: n) }
             for k in (c.start + 1)..<c.end { layout.unspaced[k] = true }

@@ -80,8 +80,11 @@ extension PangoEngine {
             let spacingUnits = itemScalar < prepared.count
                 ? Int32((spacing(p, itemScalar) * Double(LOOM_PANGO_SCALE)).rounded()) : 0
             // The half spacing Pango left out before a grapheme it does not see (GraphemeStarts).
-            let (leftHalf, rightHalf) = PangoEngine.distributeLetterSpacing(spacingUnits)
-            let missedHalf = Int(item.pointee.analysis.level & 1 == 0 ? leftHalf : rightHalf)
+            var missedHalf = 0
+            if spacingUnits != 0 {
+                let (leftHalf, rightHalf) = PangoEngine.distributeLetterSpacing(spacingUnits)
+                missedHalf = Int(item.pointee.analysis.level & 1 == 0 ? leftHalf : rightHalf)
+            }
             // Glyph advances per cluster (attributed to the cluster's first scalar).
             var runHasContent = false
             var firstScalar = -1, lastScalar = -1, firstNonZero = -1, lastNonZero = -1

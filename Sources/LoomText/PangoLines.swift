@@ -148,7 +148,8 @@ extension PangoEngine {
                                       throughParagraph: mode == .head || mode == .middle)
         var p = LayoutParameters(text: text, prepared: prepared, base: base, spanFonts: spanFonts,
                                  spanSpacing: spanSpacing, lineHeight: lineHeight, width: container.width)
-        p.emoji = EmojiLayout.make(prepared, spanFonts: spanFonts, engine: self)
+        p.emoji = EmojiLayout.make(prepared, spanFonts: spanFonts, engine: self,
+                                   letterSpaced: spanSpacing.contains { $0 != 0 })
         p.coreChain = !wholeChain && needsCoreChainOnly(prepared, spanFonts: spanFonts)
         guard let source = layOut(p, into: &collector) else { return nil }
         let lines = collector.lines
@@ -289,7 +290,7 @@ extension PangoEngine {
         }
         insertFonts(before: to)
         if !p.emoji.isEmpty { insertEmoji(list, p, from: from, to: to, origin: origin) }
-        if !prepared.dictionaryWords.isEmpty { markDictionaryWords(list, prepared, from: from, to: to, origin: origin) }
+        if !prepared.markedWords.isEmpty { markWords(list, prepared, from: from, to: to, origin: origin) }
         if let split, split > from, split < to {
             // An attribute that changes nothing but starts a new item.
             let attr = pango_attr_rise_new(0)!
@@ -321,8 +322,8 @@ extension PangoEngine {
     /// ICU's dictionary words within [from, to) (DictionaryBreaks.swift) as `PangoAttrWord`s:
     /// Pango then breaks at each word's start and nowhere inside it (between characters
     /// still, where a word is wider than the line). Items stay whole.
-    private func markDictionaryWords(_ list: OpaquePointer, _ prepared: PreparedText, from: Int, to: Int, origin: Int32) {
-        let words = prepared.dictionaryWords
+    private func markWords(_ list: OpaquePointer, _ prepared: PreparedText, from: Int, to: Int, origin: Int32) {
+        let words = prepared.markedWords
         // The first word ending after the window's start (a long text is laid out in windows).
         var k = PangoEngine.firstIndex(words.count / 2) { Int(words[2 * $0 + 1]) > from }
         while k < words.count / 2, Int(words[2 * k]) < to {

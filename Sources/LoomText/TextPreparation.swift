@@ -19,11 +19,12 @@ struct PreparedText {
     var scalarAtByte: [Int32] = []
     /// Whether there is anything to lay out (false: no lines at all).
     var hasLines = false
-    /// ICU's dictionary words in runs of Thai (Lao, Khmer, Myanmar) characters, as scalar
-    /// ranges: start, end, start, end …; each layout marks them as words, so that Pango
-    /// breaks those runs where ICU does (DictionaryBreaks.swift). Under letter spacing also
-    /// the break patches that allow a break (`prepare`'s break marks).
-    var dictionaryWords: [Int32] = []
+    /// The words every layout marks for Pango (`PangoAttrWord`: a break is allowed before
+    /// each), as scalar ranges in order: start, end, start, end …. ICU's dictionary words in
+    /// runs of Thai (Lao, Khmer, Myanmar) characters, so that Pango breaks those runs where
+    /// ICU does (DictionaryBreaks.swift), and under letter spacing the break patches that
+    /// allow a break (`prepare`'s break marks).
+    var markedWords: [Int32] = []
 
     var count: Int { scalars.count }
 }
@@ -342,9 +343,9 @@ enum TextPreparation {
         result.inserted = inserted
         // Thai, Lao, Khmer, Myanmar: ICU's dictionary words, which every layout marks.
         if DictionaryBreaks.hasComplexPairs(scalars), DictionaryBreaks.withinLimit(spans) {
-            result.dictionaryWords = DictionaryBreaks.words(scalars, pango: finalPango)
+            result.markedWords = DictionaryBreaks.words(scalars, pango: finalPango)
         }
-        if !breakMarks.isEmpty { mergeBreakMarks(breakMarks, into: &result.dictionaryWords) }
+        if !breakMarks.isEmpty { mergeBreakMarks(breakMarks, into: &result.markedWords) }
         encode(&result)
         return result
     }

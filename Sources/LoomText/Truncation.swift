@@ -127,41 +127,40 @@ extension PangoEngine {
 
             // Tail (and wordWrap / charWrap, which truncate at the tail at a line limit).
             // An exact fit fails where Chromium's advances are wider (EllipsisTies.swift); the
-            // text's own layout holds the glyphs to tell.
-            // The excess is read once, at the first exact fit, and summed as graphemes are kept.
-            var excess: [Double]? = nil
-            var keptExcess = 0.0, keptCount = 0
-            func fits(_ content: Double, keeping kept: (Int) -> TruncationChoice.Grapheme, count: Int) -> Bool {
-                guard content + token <= available + eps else { return false }
+            // text's own layout holds the glyphs to tell. Their excess (`lineExcess`) is read
+            // once, at the first exact fit; `keptExcess` sums it over the graphemes kept so far.
+            var lineExcess: [Double]? = nil
+            func isExactFit(_ content: Double) -> Bool {
                 let units = content * 64
-                guard attributes == .layout, abs(units - units.rounded()) < 1e-6,
-                      content + 1.0 / 64 + token > available + eps else { return true }
-                if excess == nil { excess = browserExcess(first: line.first, last: line.last, prepared) }
-                while keptCount < count {
-                    let g = kept(keptCount)
-                    for s in g.start..<g.end where s <= line.last { keptExcess += excess![s - line.first] }
-                    keptCount += 1
-                }
-                return keptExcess <= 0
+                return attributes == .layout && abs(units - units.rounded()) < 1e-6
+                    && content + 1.0 / 64 + token > available + eps
+            }
+            func excess(of g: TruncationChoice.Grapheme) -> Double {
+                if lineExcess == nil { lineExcess = browserExcess(first: line.first, last: line.last, prepared) }
+                var sum = 0.0
+                for s in g.start..<min(g.end, line.last + 1) { sum += lineExcess![s - line.first] }
+                return sum
             }
             if line.first < 0 { return TruncationChoice(kept: .none, width: token) }
-            let whole = TruncationChoice.Grapheme(start: line.first, end: line.last + 1, width: line.width, opensLine: true)
-            if fits(line.width, keeping: { _ in whole }, count: 1) {
+            if line.width + token <= available + eps, !isExactFit(line.width)
+                || excess(of: .init(start: line.first, end: line.last + 1, width: line.width, opensLine: true)) <= 0 {
                 return TruncationChoice(kept: .line(token: true), width: line.width + token)
             }
-            // The graphemes are kept from none again (the whole line was counted as one).
-            keptExcess = 0; keptCount = 0
             appendGraphemes(line, cursor: cursor, to: &list)
             guard !list.isEmpty else { return TruncationChoice(kept: .none, width: token) }
             // Kept from the paragraph's start edge as drawn (VisualTruncation.swift).
             let order = visualKeepOrder(list, prepared)
             var acc = 0.0, best = list[order?[0] ?? 0].width, keep = 1
+            var keptExcess = 0.0, counted = 0
             for k in list.indices {
                 let g = list[order?[k] ?? k]
                 acc += g.width
-                if fits(acc, keeping: { list[order?[$0] ?? $0] }, count: k + 1) {
-                    best = acc; keep = k + 1
-                } else if k > 0 && g.width >= 0 { break }
+                var fits = acc + token <= available + eps
+                if fits && isExactFit(acc) {
+                    while counted <= k { keptExcess += excess(of: list[order?[counted] ?? counted]); counted += 1 }
+                    fits = keptExcess <= 0
+                }
+                if fits { best = acc; keep = k + 1 } else if k > 0 && g.width >= 0 { break }
             }
             return TruncationChoice(kept: .first(keep), width: best + token, graphemes: list, keepOrder: order ?? [])
         }
