@@ -253,6 +253,11 @@ enum TextPreparation {
         }
     }
 
+    /// At most this many breaks of a letter-spaced text are marked as words (`prepare`); a
+    /// text with more candidates gets U+200B patches. Each mark costs Pango a read from the
+    /// start of its item: 16,000 marks in one 24,000-character item took 2.4 s.
+    static let maxBreakMarks = 512
+
     /// The full preparation: collapse, patch break opportunities, encode. `letterSpaced`:
     /// some span has letter spacing, so that a break is allowed by marking a word at it
     /// instead of inserting U+200B (below).
@@ -283,6 +288,9 @@ enum TextPreparation {
             // spacing, and the change of spacing would end Pango's item there, losing the
             // kerning across it (ティ in Noto Sans CJK: 1.19 px at 20 px).
             var wordMarks: [Int] = []
+            // Pango reads each word attribute from the start of its item (DictionaryBreaks'
+            // maxScalars): past `maxBreakMarks` a text's breaks are patched as without spacing.
+            let marking = letterSpaced && candidates.count <= maxBreakMarks
             for i in candidates {
                 guard let want = chromiumBreak(scalars, i) else { continue }
                 let has = pango[i]
@@ -290,7 +298,7 @@ enum TextPreparation {
                 if want {
                     // Allow a break. After a space, put the ZWSP before the space so the
                     // space stays at the end of the line (and hangs there): "ZW SP* ÷".
-                    if letterSpaced && scalars[i - 1] != " " {
+                    if marking && scalars[i - 1] != " " {
                         wordMarks.append(i)
                     } else {
                         patches.append((scalars[i - 1] == " " ? i - 1 : i, zeroWidthSpace))

@@ -1,6 +1,6 @@
 import XCTest
 import LoomLayout
-import LoomText
+@testable import LoomText
 
 /// Letter spacing as the browser adds it: once after each grapheme, none in a cursive
 /// script's run. The expected counts are the characters (graphemes) the rules space, each
@@ -89,6 +89,20 @@ final class LetterSpacingTests: XCTestCase {
                                         letterSpacing: 1)
         let lines = try XCTUnwrap(Self.measurer.lines(attributes, in: Size(width: 40, height: .infinity)))
         XCTAssertEqual(lines.lines.map(\.text), ["きき", "っ"])
+    }
+
+    /// The marks are bounded (each costs Pango a read from its item's start): a text with more
+    /// break candidates than `maxBreakMarks` is patched with U+200B as without spacing, and
+    /// measures the same as before the marks existed.
+    func testBreakMarksAreBounded() {
+        let few = TextPreparation.prepare([TextSpan(text: String(repeating: "ティ", count: 10))], letterSpaced: true)
+        XCTAssertEqual(few.markedWords.count / 2, 10)
+        XCTAssertFalse(few.inserted.contains(true))
+        let many = String(repeating: "ティ", count: TextPreparation.maxBreakMarks + 1)
+        let patched = TextPreparation.prepare([TextSpan(text: many)], letterSpaced: true)
+        XCTAssertEqual(patched.markedWords.count, 0)
+        XCTAssertEqual(patched.inserted.filter { $0 }.count, TextPreparation.maxBreakMarks + 1)
+        XCTAssertEqual(patched.scalars, TextPreparation.prepare([TextSpan(text: many)]).scalars)
     }
 
     /// The same rule under a negative spacing and for text that never meets Arabic: nothing
