@@ -234,7 +234,9 @@ struct BenchCommand: ParsableCommand {
             if let a = x as? [Any] { return a.map(walk) }
             return x
         }
-        guard let out = try? JSONSerialization.data(withJSONObject: walk(root)) else { return nil }
+        // Keys sorted: members in one order per kind, as a client writes them (the decoder guesses
+        // each member from the order it saw; a dictionary's own order differs per object).
+        guard let out = try? JSONSerialization.data(withJSONObject: walk(root), options: [.sortedKeys]) else { return nil }
         return Array(out)
     }
 

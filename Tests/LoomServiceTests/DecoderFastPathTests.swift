@@ -115,6 +115,14 @@ final class DecoderFastPathTests: XCTestCase {
             XCTAssertEqual(e?.path, "root.children[1].style.height")
             XCTAssertTrue(e?.message.contains("duplicate field 'height'") ?? false, "\(error)")
         }
+        // After styles in other orders (`width` followed by `height`, then by `flexGrow`), a
+        // `height` met again where neither is guessed.
+        let second = #"{"root": {"type": "stack", "children": [{"type": "node", "style": {"width": 1, "height": 2}}, {"type": "node", "style": {"width": 1, "flexGrow": 1}}, {"type": "node", "style": {"height": 5, "width": 1, "height": 2}}]}}"#
+        XCTAssertThrowsError(try digest(second)) { error in
+            let e = error as? WireError
+            XCTAssertEqual(e?.path, "root.children[2].style.height")
+            XCTAssertTrue(e?.message.contains("duplicate field 'height'") ?? false, "\(error)")
+        }
         let twice = #"{"root": {"type": "stack", "children": [{"type": "node", "id": "x"}, {"type": "node", "type": "node"}]}}"#
         XCTAssertThrowsError(try digest(twice)) { error in
             XCTAssertEqual((error as? WireError)?.path, "root.children[1].type")

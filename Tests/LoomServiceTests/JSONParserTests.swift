@@ -317,4 +317,31 @@ final class JSONParserTests: XCTestCase {
             }
         }
     }
+
+    /// A string with a byte above 0x7F is scanned again eight bytes at a time, passing over
+    /// such bytes: after one (at the start or further on) a quote, an escape, a control
+    /// character, another non-ASCII character or a byte of invalid UTF-8 at every position
+    /// must still be found exactly there.
+    func testNonASCIIStringsWithSpecialBytesAtEveryPosition() throws {
+        let specials: [(json: String, value: String)] = [("\\\"", "\""), ("\\\\", "\\"), ("\\n", "\n"), ("\\u00e9", "é"),
+                                                         ("é", "é"), ("😀", "😀"), ("ท", "ท"), ("", "")]
+        for lead in ["é", "a😀", "abcdefgé", "ab"] {
+            for length in 0..<20 {
+                for position in 0...length {
+                    let plain = String(repeating: "a", count: length)
+                    for (json, value) in specials {
+                        let raw = lead + String(plain.prefix(position)) + json + String(plain.dropFirst(position)) + "ü"
+                        let expected = lead + String(plain.prefix(position)) + value + String(plain.dropFirst(position)) + "ü"
+                        XCTAssertEqual(try parse("[\"\(raw)\", 1]"), .array([.string(expected), .number(1)]), raw)
+                    }
+                    var bytes = Array("[\"\(lead)\(plain)ü\"]".utf8)
+                    let at = 2 + lead.utf8.count + position
+                    bytes.insert(0x01, at: at)
+                    XCTAssertTrue(parseError(bytes)?.message.contains("control character") ?? false, "control at \(position) of \(length)")
+                    bytes[at] = 0xFF
+                    XCTAssertTrue(parseError(bytes)?.message.contains("UTF-8") ?? false, "0xFF at \(position) of \(length)")
+                }
+            }
+        }
+    }
 }

@@ -13,6 +13,9 @@ struct JSONScanner {
     let maxDepth: Int
     /// Unescaped string bytes when a string holds escapes.
     var scratch: [UInt8] = []
+    /// The last string that was not plain ASCII, made once while it was validated, and the
+    /// offset of its opening quote: `string(_:)` returns it rather than decoding it again.
+    private var validated: (open: Int, string: String)?
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -380,15 +383,37 @@ struct JSONScanner {
         i += 1
         let start = i
         var ascii = true
+        // Eight bytes at a time while eight remain, as in `stringToken`, but passing over
+        // bytes above 0x7F (only noted): the lowest byte that is '"', '\\' or below 0x20
+        // stops the scan (neither test flags a byte above 0x7F).
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            var high: UInt64 = 0
+            while i + 8 <= bytes.count {
+                let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                let quote = w ^ 0x2222_2222_2222_2222, backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let flagged = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                               | ((w &- 0x2020_2020_2020_2020) & ~w)) & highs
+                if flagged != 0 {
+                    let below = flagged.trailingZeroBitCount / 8
+                    high |= w & highs & ((1 << UInt64(8 * below)) &- 1)
+                    i += below
+                    break
+                }
+                high |= w & highs
+                i += 8
+            }
+            ascii = high == 0
+        }
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
                 let token = StringToken(start: start, end: i, escaped: false, ascii: ascii, open: open)
                 i += 1
                 if !ascii {
-                    guard String(validating: UnsafeBufferPointer(rebasing: bytes[start..<token.end]), as: UTF8.self) != nil else {
-                        throw error("invalid UTF-8 in a string", at: open)
-                    }
+                    guard let string = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<token.end]), as: UTF8.self)
+                    else { throw error("invalid UTF-8 in a string", at: open) }
+                    validated = (open, string)
                 }
                 return token
             }
@@ -437,7 +462,8 @@ struct JSONScanner {
                 throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: i - 2)
             }
         }
-        guard String(validating: scratch, as: UTF8.self) != nil else { throw error("invalid UTF-8 in a string", at: open) }
+        guard let string = String(validating: scratch, as: UTF8.self) else { throw error("invalid UTF-8 in a string", at: open) }
+        validated = (open, string)
         return StringToken(start: 0, end: scratch.count, escaped: true, ascii: false, open: open)
     }
 
@@ -456,7 +482,8 @@ struct JSONScanner {
 
     /// The string `token` (read just now).
     func string(_ token: StringToken) -> String {
-        withBytes(token) { slice in
+        if !token.ascii, let validated, validated.open == token.open { return validated.string }
+        return withBytes(token) { slice in
             if token.ascii {
                 return String(unsafeUninitializedCapacity: slice.count) { out in
                     _ = out.initialize(from: slice)
