@@ -370,6 +370,44 @@ EMOJI = {
 }
 
 
+# A second generator's vocabulary (`--pools second`): other words in every script (Arabic
+# with harakat and Arabic digits, Hebrew with niqqud and maqaf, Devanagari conjuncts and the
+# danda, Thai with tone marks and Thai digits), other emoji of each class and other CJK
+# punctuation (brackets, 《》, ；, …): a stand-in for a held-out set made another way.
+SECOND_POOLS = {
+ "zh": "北京 上海 广州 深圳 经济 发展 科技 创新 人工智能 数据库 服务器 网络 安全 问题 解决 方案 用户 体验 设计 开发 测试 部署 云计算 手机 电脑 软件 硬件 系统 语言 文化 历史 地理 音乐 电影 图书馆 大学 学生 老师 医院 医生 饭店 咖啡馆".split(),
+ "ja": "こんにちは ありがとう すみません 東京都 大阪 京都 新幹線 コンピューター プログラミング ソフトウェア インターネット ダウンロード キャンセル ファイル フォルダー パスワード ログイン メール ショッピング レストラン 料理 寿司 天ぷら 桜 富士山 勉強 仕事 会社 電話 ニュース 天気予報 ちゃんと きっと ゆっくり".split(),
+ "ko": "대한민국 서울특별시 부산광역시 컴퓨터 프로그램 소프트웨어 인터넷 다운로드 비밀번호 로그인 이메일 쇼핑 식당 음식 김치 불고기 비빔밥 공원 도서관 대학교 학생 선생님 병원 의사 회사 전화 뉴스 일기예보 날씨가 맑습니다 감사합니다".split(),
+ "ar": "مَرْحَبًا السَّلَامُ عَلَيْكُمْ اللُّغَةُ الْعَرَبِيَّةُ الحاسوب البرمجيات الإنترنت كلمة المرور تسجيل الدخول البريد الإلكتروني التسوق المطعم الطعام الحديقة المكتبة الجامعة الطالب المعلم المستشفى الطبيب الشركة الهاتف الأخبار الطقس مشمس ١٢٣ ٢٠٢٦ لماذا؟ نعم، لا".split(),
+ "he": "שָׁלוֹם עִבְרִית מחשב תוכנה אינטרנט הורדה סיסמה התחברות דואר אלקטרוני קניות מסעדה אוכל פארק ספרייה אוניברסיטה סטודנט מורה בית חולים רופא חברה טלפון חדשות מזג אוויר ירושלים תל־אביב למה? כן,".split(),
+ "hi": "भारत दिल्ली मुंबई कंप्यूटर प्रोग्राम सॉफ़्टवेयर इंटरनेट डाउनलोड पासवर्ड लॉगिन ईमेल खरीदारी रेस्तराँ भोजन उद्यान पुस्तकालय विश्वविद्यालय विद्यार्थी अध्यापक अस्पताल चिकित्सक कंपनी दूरभाष समाचार मौसम क्षमा त्रुटि श्रीमान् ज्ञान। १२३".split(),
+ "th": "กรุงเทพฯ คอมพิวเตอร์ โปรแกรม ซอฟต์แวร์ อินเทอร์เน็ต ดาวน์โหลด รหัสผ่าน เข้าสู่ระบบ อีเมล ช้อปปิ้ง ร้านอาหาร อาหาร สวนสาธารณะ ห้องสมุด มหาวิทยาลัย นักศึกษา ครู โรงพยาบาล หมอ บริษัท โทรศัพท์ ข่าว พยากรณ์อากาศ น้ำ ผู้ใหญ่ ก็ได้ ๑๒๓".split(),
+}
+SECOND_TH_SENTENCES = """ผมอยากไปเที่ยวเชียงรายในช่วงปีใหม่ คุณแม่ทำอาหารอร่อยมากทุกวัน
+เด็กๆกำลังเล่นฟุตบอลอยู่ที่สนามหลังโรงเรียน กรุณาปิดโทรศัพท์มือถือระหว่างการแสดง
+ธนาคารจะปิดทำการในวันหยุดนักขัตฤกษ์ พนักงานทุกคนต้องเข้าร่วมการอบรมความปลอดภัย
+ฉันชอบฟังเพลงลูกทุ่งตอนขับรถกลับบ้าน ร้านนี้ขายก๋วยเตี๋ยวเรือมาสามสิบปีแล้ว
+หมอแนะนำให้ดื่มน้ำวันละแปดแก้ว นักท่องเที่ยวต่างชาติชอบมาเที่ยวภูเก็ต""".split()
+SECOND_EMOJI = {
+ "emoji-single": ["🥰", "🤔", "🙏", "💪", "🌸", "🍜", "🐶", "🏠", "⌚", "⌛", "🎵", "🌈"],
+ "emoji-fe0f": ["✂️", "✏️", "©️", "®️", "™️", "↔️", "▶️", "⬆️"],
+ "emoji-keycap": ["3️⃣", "0️⃣", "🔟", "5️⃣", "#⃣", "7⃣"],
+ "emoji-flag": ["🇨🇦", "🇰🇷", "🇮🇹", "🇪🇸", "🇲🇽", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"],
+ "emoji-zwj": ["🧑🏽‍💻", "👩🏻‍🔬", "🤷‍♀️", "🙋🏾‍♂️", "❤️‍🔥", "😶‍🌫️"],
+ "emoji-skin": ["🫶🏼", "🤝🏻", "💅🏾", "🧒🏿"],
+ "emoji-fe0e": ["❤︎", "☺︎", "♥︎", "✉︎"],
+}
+SECOND_ZH_PUNCT = ["，", "。", "、", "！", "？", "《", "》", "（", "）", "；", "…", "——"]
+
+
+def use_second_pools():
+    """Replaces the script cases' vocabulary by the second generator's (same structure)."""
+    POOLS.update(SECOND_POOLS)
+    TH_SENTENCES[:] = SECOND_TH_SENTENCES
+    EMOJI.update(SECOND_EMOJI)
+    ZH_PUNCT[:] = SECOND_ZH_PUNCT
+
+
 def script_string(rng, script):
     latin = lambda: rng.choice(WORDS)  # noqa: E731
     if script in ("zh", "ja"):
@@ -1064,6 +1102,9 @@ def main():
                     help="instead of the Latin cases: N cases of text in every script and emoji class "
                          "(CJK, Japanese, Korean, Arabic, Hebrew, Devanagari, Thai, emoji classes, mixed), "
                          "with the fallback chain of GET /fonts as the CSS font-family list")
+    ap.add_argument("--pools", choices=["first", "second"], default="first",
+                    help="--scripts vocabulary: the gated one (first) or a second generator's words, emoji and "
+                         "punctuation (second), to check against text made another way")
     ap.add_argument("--truncation-spacing", type=int, metavar="N", default=0,
                     help="N tail-truncated paragraphs under letter spacing (Noto Sans) instead of the default cases")
     ap.add_argument("--min-lines", type=float, default=None, help="--scripts gate: line count agreement (%%)")
@@ -1072,6 +1113,8 @@ def main():
     ap.add_argument("--min-script-lines", type=float, default=None,
                     help="--scripts gate: line count agreement of each script (%%)")
     args = ap.parse_args()
+    if args.pools == "second":
+        use_second_pools()
 
     try:
         os.nice(5)  # another job may be building on this machine
