@@ -425,19 +425,62 @@ def case_batch(ctx):
     return f"{n} items, {len(body) / MIB:.1f} MiB: 200 in {ms(seconds)}, {codes}; probe {ms(probe_s)}"
 
 
+def ordinary_text_seconds(srv, seed):
+    """The median time of three distinct ~100 KB texts of ordinary words at width 375: what a
+    text of the largest size costs on this machine. The long-text checks are bounded by it
+    (a text of any shape at most TEXT_SHAPE_FACTOR times it), so a slower machine does not
+    fail them while a shape that multiplies work (quadratic in a word's length, one layout
+    per line, …) still does."""
+    rng = random.Random(seed)
+    times = []
+    for k in range(3):
+        status, data, seconds = layout(srv.port, text_request(random_words(rng, 99_000), 375), timeout=30)
+        check(status == 200, f"ordinary 100 KB text #{k}: got {status} {data[:200]!r}")
+        times.append(seconds)
+    return sorted(times)[1]
+
+
+# A 100,000-character word or 16,000 words at font size 1000 (80,000 lines) cost 3-6 times
+# an ordinary 100 KB text on the machines we ran on (0.2-0.3 s there), up to about 9 times
+# on a loaded one; a shape that multiplies work costs hundreds of times (a 100,000-character
+# word took 250 s at width 1e-6 before the windows, README "Hostile requests").
+TEXT_SHAPE_FACTOR = 12
+
+
 def case_longword(ctx):
     srv = ctx.server("longword")
     word = "a" * 100_000
+    ordinary = ordinary_text_seconds(srv, 31)
+    bound = max(2.0, TEXT_SHAPE_FACTOR * ordinary)
+    want = f"want < {bound:.1f} s: {TEXT_SHAPE_FACTOR} x an ordinary 100 KB text, {ms(ordinary)}, at least 2 s"
+
+    def within_bound(what, attempt):
+        """attempt(k) -> (status, data, seconds) for try k; a try over the bound is made once
+        more (another width, so no cache answers it): a load spike passes, a cost that
+        grows with the shape fails both."""
+        tries = []
+        for k in range(2):
+            status, data, seconds = attempt(k)
+            check(status == 200, f"{what}: got {status} {data[:200]!r} after {seconds:.2f}s")
+            tries.append(seconds)
+            if seconds < bound:
+                break
+        check(min(tries) < bound, f"{what}: {', '.join(f'{t:.2f}s' for t in tries)} ({want})")
+        return data, tries[-1], ("" if len(tries) == 1 else f" (second try; first {ms(tries[0])})")
 
     def long_word(width):
         def run():
-            (status, data, seconds), answers = while_running(
-                lambda: layout(srv.port, text_request(word, width)), srv.port)
+            probes = []
+
+            def attempt(k):
+                result, answers = while_running(
+                    lambda: layout(srv.port, text_request(word, width * (1 + k / 2))), srv.port)
+                probes.extend(answers)
+                return result
             what = f"100,000-character word at width {width:g}"
-            check(status == 200, f"{what}: got {status} {data[:200]!r} after {seconds:.2f}s")
-            check(seconds < 2.0, f"{what}: {seconds:.2f}s (want < 2 s)")
-            probe_s = check_probes(answers, f"the {what}")
-            return f"word at width {width:g} {ms(seconds)}/probe {ms(probe_s)}"
+            _, seconds, retried = within_bound(what, attempt)
+            probe_s = check_probes(probes, f"the {what}")
+            return f"word at width {width:g} {ms(seconds)}{retried}/probe {ms(probe_s)}"
         return run
 
     def too_long():
@@ -450,15 +493,14 @@ def case_longword(ctx):
     def huge_font():
         rng = random.Random(17)
         words = " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(5)) for _ in range(16_000))
-        status, data, seconds = layout(srv.port, text_request(words, 300, size=1000))
-        check(status == 200, f"16,000 words at font size 1000: got {status} {data[:200]!r} after {seconds:.2f}s")
-        check(seconds < 2.0, f"16,000 words at font size 1000: {seconds:.2f}s (want < 2 s)")
+        data, seconds, retried = within_bound(
+            "16,000 words at font size 1000", lambda k: layout(srv.port, text_request(words, 300 + 20 * k, size=1000)))
         lines = max_lines(json.loads(data).get("layout") or {})
         check(lines > 1000, f"16,000 words at font size 1000: {lines} lines reported (want > 1000)")
         # No two of these words (about 2,700 pt each) share a 300 pt line: fewer than 16,000
         # lines is a measurer overflow (issue 17, finding 10); noted, the bound is > 1000.
         note = "" if lines >= 16_000 else " (NOTE: under 16,000, one word per line at least)"
-        return f"16,000 words at size 1000: {lines} lines{note} {ms(seconds)}"
+        return f"16,000 words at size 1000: {lines} lines{note} {ms(seconds)}{retried}"
 
     def letter_spacing():
         status, data, _ = layout(srv.port, text_request("a" * 200, 200, letterSpacing=10000))
@@ -466,18 +508,23 @@ def case_longword(ctx):
         check(status == 400 and err.get("code") == "invalid_spec" and err.get("path") == "root.letterSpacing",
               f"letterSpacing 10000: got {status} {data[:200]!r} (want 400 invalid_spec at root.letterSpacing)")
         return "letterSpacing 10000: 400"
-    return parts(too_long, letter_spacing, huge_font, long_word(200), long_word(1e-6))
+    return (f"ordinary 100 KB text {ms(ordinary)}, bound {bound:.1f} s; "
+            + parts(too_long, letter_spacing, huge_font, long_word(200), long_word(1e-6)))
 
 
 def case_textflood(ctx):
     srv = ctx.server("textflood")
     rng = random.Random(2026)
     check(layout(srv.port, text_request("warm up", 375))[0] == 200, "warm-up request failed")
+    # 300 texts like the calibration's: twice their time, at least 90 s.
+    ordinary = ordinary_text_seconds(srv, 37)
+    limit = max(90.0, 600 * ordinary)
     before = srv.rss_kib()
     start = time.monotonic()
     slowest, peak = 0.0, before
     for k in range(300):
-        check(time.monotonic() - start < 90, f"the text flood took over 90 s ({k} of 300 requests)")
+        check(time.monotonic() - start < limit,
+              f"the text flood took over {limit:.0f} s ({k} of 300 requests; an ordinary 100 KB text {ms(ordinary)})")
         status, data, seconds = layout(srv.port, text_request(random_words(rng, 99_000), 375), timeout=10)
         check(status == 200, f"100 KB text #{k}: got {status} {data[:200]!r} after {seconds:.2f}s")
         slowest = max(slowest, seconds)
@@ -505,7 +552,7 @@ def case_textflood(ctx):
     peak = max(peak, after)
     check(peak - before < RSS_LIMIT_KIB, f"RSS grew {(peak - before) // 1024} MiB over the flood "
                                          f"({before // 1024} -> peak {peak // 1024} MiB)")
-    return (f"300 x 100 KB in {flood_s:.1f}s (slowest {ms(slowest)}), {big} x 1 MB -> 413, "
+    return (f"300 x 100 KB in {flood_s:.1f}s of {limit:.0f} (slowest {ms(slowest)}), {big} x 1 MB -> 413, "
             f"200 truncationTexts 1000 B ok, 1001 B -> 413; RSS {before // 1024} -> peak {peak // 1024} "
             f"-> {after // 1024} MiB")
 
