@@ -4,14 +4,15 @@ import LoomLayout
 // The word path (FallbackWords.swift) for words that are one emoji cluster.
 //
 // A word of a paragraph that is exactly one emoji cluster the engine measures itself
-// (Emoji.swift: a sequence, a character of emoji presentation, one with U+FE0E) is, on
+// (Emoji.swift: a sequence, a character of emoji presentation, one with U+FE0E, one of text
+// presentation whose first font is the emoji font) is, on
 // Pango's path, a shape attribute as wide as the cluster (its width in Pango units,
 // rounded) between spaces in the text's font, and its font's ascent and descent join its
 // line's box under `line-height: normal`. The word path takes the same width and metrics,
 // from the same font choice and HarfBuzz advance, and caches them as a word (flags 16).
 // A cluster has no break opportunity inside, so such a word may wrap to the next line as a
 // text-font word does. Emoji inside a word, keycaps (an ASCII base) and single characters
-// of text presentation (Pango picks their font) go to Pango.
+// of text presentation that a text font has (Pango picks their font) go to Pango.
 
 extension PangoEngine {
     /// Whether `v` can be part of an emoji word (the cluster is checked when it is measured).
@@ -32,9 +33,9 @@ extension PangoEngine {
             values.append(v)
             i += length
         }
-        guard !values.isEmpty, let shape = EmojiLayout.scanCluster(at: 0, count: values.count, { values[$0] }),
-              shape.measured, shape.end == values.count else { return .invalid }
         let base = font.resolved
+        guard !values.isEmpty, let shape = EmojiLayout.scanCluster(at: 0, count: values.count, { values[$0] }),
+              measuresCluster(shape, base: values[0], after: base.family), shape.end == values.count else { return .invalid }
         let family = clusterFamily(base: values[0], sequence: shape.sequence, text: shape.text, after: base.family)
         let chosen = family == base.family ? base : resolved(family, like: base)
         guard let (width, metrics) = advance(of: Array(word), in: chosen, roundingEach: family == FontCatalog.emojiFamily),

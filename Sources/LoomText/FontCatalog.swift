@@ -171,6 +171,9 @@ final class FontCatalog: @unchecked Sendable {
     let fallbackSuffix: String
     static let cjkFamily = "Noto Sans CJK SC"
     static let emojiFamily = "Noto Color Emoji"
+    /// The family a browser's default font resolves to here (Chromium's standard font, Times
+    /// New Roman, is Liberation Serif under fontconfig's metric aliases).
+    static let browserDefaultFamily = "Liberation Serif"
 
     private static let fontSuffixes = [".ttf", ".otf", ".ttc", ".otc", ".pfb", ".pfa", ".woff", ".woff2"]
 

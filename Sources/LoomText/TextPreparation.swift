@@ -186,7 +186,27 @@ enum TextPreparation {
         }
         if (cur == 0xA0 && prev <= 0x7F) || (prev == 0xA0 && cur <= 0x7F) { return false }
         if cur >= 0x2000 && prev >= 0x2000 { return cjkBreak(prev, cur) }
+        if isHebrewLetter(cur) && isHyphenAfterHebrew(c, i - 1) { return true }
         return nil
+    }
+
+    /// Hebrew letters (UAX #14 class HL).
+    @inline(__always) static func isHebrewLetter(_ v: UInt32) -> Bool {
+        (v >= 0x05D0 && v <= 0x05EA) || (v >= 0x05EF && v <= 0x05F2) || (v >= 0xFB1D && v <= 0xFB4F && v != 0xFB29)
+    }
+
+    /// Whether scalar `k` is a hyphen (HY `-`) or a break-after dash (BA: the maqaf ־, ‐ ‒ –)
+    /// after a Hebrew letter (its marks skipped, UAX #14 LB9). Unicode 15.1's LB21a, which
+    /// Chromium's ICU follows, keeps such a hyphen with what follows unless a Hebrew letter
+    /// does (`תל־` | `אביב` breaks, `תל־abc` does not); Pango's older rule never breaks there.
+    static func isHyphenAfterHebrew(_ c: [Unicode.Scalar], _ k: Int) -> Bool {
+        switch c[k].value {
+        case 0x2D, 0x05BE, 0x2010, 0x2012, 0x2013: break
+        default: return false
+        }
+        var j = k - 1
+        while j >= 0 && c[j].properties.generalCategory == .nonspacingMark { j -= 1 }
+        return j >= 0 && isHebrewLetter(c[j].value)
     }
 
     /// Kana, Han and Hangul syllables (where Chromium's CJK rules apply).

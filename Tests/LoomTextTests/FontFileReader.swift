@@ -66,6 +66,12 @@ final class FontFileReader {
         return Double(units) * px / Double(unitsPerEm)
     }
 
+    /// Whether the font's character map has `scalar`.
+    func has(_ scalar: Unicode.Scalar) -> Bool {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0
+    }
+
     /// Sum of the nominal glyphs' horizontal advances at `px` pixels (no kerning).
     func advance(_ text: String, px: Double) -> Double {
         var units = 0

@@ -69,6 +69,73 @@ final class ScriptFallbackTests: XCTestCase {
         XCTAssertGreaterThan(text, 0)
     }
 
+    func testTextDefaultEmojiOnlyTheEmojiFontHasAreDrawnInColour() throws {
+        // ❤ U+2764 and ✈ U+2708 are emoji of text presentation by default. No text font of the
+        // chain has them, the emoji font (last in the list) does: Chromium draws them in colour,
+        // whole pixels wide, where Pango's fallback without colour fonts took DejaVu Sans.
+        let emoji = try FontFileReader(ProjectFonts.notoColorEmoji)
+        let dejaVu = try FontFileReader(ProjectFonts.dejaVuSans)
+        let inter = try FontFileReader(ProjectFonts.interRegular)
+        let cjk = try FontFileReader(ProjectFonts.notoSansCJK, index: ProjectFonts.notoSansCJKSCIndex)
+        for v: Unicode.Scalar in ["\u{2764}", "\u{2708}"] {
+            XCTAssertFalse(Self.roboto.has(v))
+            XCTAssertTrue(emoji.has(v) && dejaVu.has(v))
+            let colour = emoji.advance(String(v), px: 16).rounded()
+            XCTAssertNotEqual(colour, dejaVu.advance(String(v), px: 16), accuracy: 0.5)
+            XCTAssertEqual(measure(String(v)).size.width, colour, "U+\(String(v.value, radix: 16))")
+            XCTAssertEqual(measure("x\(v)").size.width, Self.roboto.advance("x", px: 16) + colour, accuracy: 1e-2)
+            // The emoji font's ascent and descent count for a Liberation Sans line.
+            XCTAssertEqual(measure("x\(v)", family: "Liberation Sans").size.height,
+                           lineHeight([Self.liberation, emoji], px: 16))
+        }
+        // Where the family has it (Inter's ❤) or a text font before the emoji font does (Noto
+        // Sans CJK SC's ♥), that font draws it, as in the browser.
+        XCTAssertTrue(inter.has("\u{2764}"))
+        XCTAssertEqual(measure("\u{2764}", family: "Inter").size.width, inter.advance("\u{2764}", px: 16), accuracy: 1e-2)
+        XCTAssertTrue(cjk.has("\u{2665}") && !Self.roboto.has("\u{2665}"))
+        XCTAssertEqual(measure("\u{2665}").size.width, cjk.advance("\u{2665}", px: 16), accuracy: 1e-2)
+    }
+
+    func testTextPresentationWithoutATextFontOfTheChainTakesTheBrowsersDefaultFont() throws {
+        // Under U+FE0E with no text font of the list for it, Chromium takes its default font
+        // (Times New Roman: Liberation Serif here) when that has it, else its system fallback
+        // (DejaVu Sans). Chromium 156, Roboto 13: ☺︎ 13.28 px, its line 16 px; ❤︎ 10.91 px.
+        let serif = try FontFileReader(ProjectFonts.serifRegular)
+        let dejaVu = try FontFileReader(ProjectFonts.dejaVuSans)
+        let smile = measure("\u{263A}\u{FE0E}", size: 13)
+        XCTAssertTrue(serif.has("\u{263A}") && dejaVu.has("\u{263A}"))
+        XCTAssertNotEqual(serif.advance("\u{263A}", px: 13), dejaVu.advance("\u{263A}", px: 13), accuracy: 0.1)
+        XCTAssertEqual(smile.size.width, serif.advance("\u{263A}", px: 13), accuracy: 1e-2)
+        XCTAssertEqual(smile.size.height, lineHeight([Self.roboto, serif], px: 13))
+        XCTAssertEqual(smile.size.height, 16)
+        XCTAssertFalse(serif.has("\u{2764}"))
+        XCTAssertEqual(measure("\u{2764}\u{FE0E}", size: 13).size.width, dejaVu.advance("\u{2764}", px: 13), accuracy: 1e-2)
+    }
+
+    func testAHyphenAfterAHebrewLetterBreaksBeforeAHebrewLetter() throws {
+        // Unicode 15.1's LB21a, as Chromium 156 breaks: `תל־` | `אביב` (maqaf, `-`, ‐, –), but
+        // `תל־abc` stays whole; Pango's older rule breaks after none of them.
+        let hebrew = try FontFileReader(ProjectFonts.notoSansHebrew)
+        let second = hebrew.shapedAdvance("\u{05D0}\u{05D1}\u{05D9}\u{05D1}", px: 14)  // אביב
+        let lineHeight = lineHeight([Self.roboto, hebrew], px: 14)
+        for dash in ["\u{05BE}", "-", "\u{2010}", "\u{2013}"] {
+            let text = "\u{05EA}\u{05DC}\(dash)\u{05D0}\u{05D1}\u{05D9}\u{05D1}"  // תל־אביב
+            let first = measure("\u{05EA}\u{05DC}\(dash)", size: 14).size.width
+            let whole = measure(text, size: 14).size.width
+            XCTAssertLessThan(max(first, second), whole - 4)
+            let m = measure(text, size: 14, width: whole - 1)
+            let what = "U+\(String(dash.unicodeScalars.first!.value, radix: 16))"
+            XCTAssertEqual(m.lineCount, 2, what)
+            XCTAssertEqual(m.size.width, max(first, second), accuracy: 1e-2, what)
+            XCTAssertEqual(m.size.height, 2 * lineHeight, what)
+        }
+        // Before a Latin word the maqaf keeps it: the first line holds more than `תל־`.
+        let latin = "\u{05EA}\u{05DC}\u{05BE}abcd"
+        let kept = measure(latin, size: 14, width: measure(latin, size: 14).size.width - 1)
+        XCTAssertEqual(kept.lineCount, 2)
+        XCTAssertGreaterThan(kept.size.width, measure("\u{05EA}\u{05DC}\u{05BE}", size: 14).size.width + 4)
+    }
+
     func testArabicWordIsShapedWithJoiningForms() throws {
         let arabic = try FontFileReader(ProjectFonts.notoSansArabic)
         let word = "\u{0645}\u{0631}\u{062D}\u{0628}\u{0627}"  // مرحبا
