@@ -13,7 +13,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The layout engine: Texture's semantics, no I/O, no JSON.
@@ -37,12 +36,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/LoomHTTP"),
 
+        // SHA-256 from OpenSSL's libcrypto (the only place that knows OpenSSL).
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
         // Wire format, hashing, caches, pool, batch: no HTTP.
         .target(name: "LoomService", dependencies: [
-            "LoomLayout",
+            "LoomLayout", "COpenSSL",
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Sources/LoomService"),
 
         // Routes, HTTP metrics and the embedded resources: joins the service and HTTP.

@@ -10,7 +10,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 ALLOWED = {
     "LoomLayout": set(),
     "LoomText": {"LoomLayout", "CPango", "CICU"},
-    "LoomService": {"LoomLayout"},
+    "LoomService": {"LoomLayout", "COpenSSL"},
     "LoomHTTP": {"CMicroHTTPD"},
     "LoomServer": {"LoomService", "LoomHTTP", "LoomLayout"},
     "loom": {"LoomServer", "LoomService", "LoomLayout", "LoomText", "LoomHTTP", "CMimalloc"},
@@ -22,7 +22,7 @@ ALLOWED = {
 }
 # Where a module's files are, when not in Sources/<name>.
 FOLDERS = {"LoomTestSupport": "Tests/LoomTestSupport"}
-SYSTEM_LIBRARIES = {"CPango", "CICU", "CMicroHTTPD", "CMimalloc"}
+SYSTEM_LIBRARIES = {"CPango", "CICU", "CMicroHTTPD", "CMimalloc", "COpenSSL"}
 OURS = set(ALLOWED) | SYSTEM_LIBRARIES
 
 # One import declaration, however it is spelled: attributes (@testable, @_exported,

@@ -8,8 +8,8 @@
 set -euo pipefail
 
 FONTS="fonts-roboto fonts-liberation2 fonts-inter fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fontconfig"
-RUNTIME="libmicrohttpd12 libmimalloc2.0 libpango-1.0-0 libpangoft2-1.0-0 libicu72 libglib2.0-0 libharfbuzz0b libfreetype6 libfontconfig1 zlib1g ca-certificates $FONTS"
-BUILD="libmicrohttpd-dev libmimalloc-dev libpango1.0-dev libicu-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev zlib1g-dev pkg-config $FONTS"
+RUNTIME="libmicrohttpd12 libmimalloc2.0 libssl3 libpango-1.0-0 libpangoft2-1.0-0 libicu72 libglib2.0-0 libharfbuzz0b libfreetype6 libfontconfig1 zlib1g ca-certificates $FONTS"
+BUILD="libmicrohttpd-dev libmimalloc-dev libssl-dev libpango1.0-dev libicu-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev zlib1g-dev pkg-config $FONTS"
 TEST="$BUILD wrk chromium curl python3 python3-venv python3-dev g++ nodejs debootstrap"
 
 print=0

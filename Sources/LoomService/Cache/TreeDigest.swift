@@ -1,4 +1,3 @@
-import Crypto
 import LoomLayout
 
 /// Canonical tree hashing, over the decoded tree with every default resolved, so the same
@@ -149,7 +148,7 @@ private enum TreeDigestKey {
 }
 
 extension ElementDigest {
-    init<D: Digest>(_ d: D) {
+    init(_ d: SHA256.Digest) {
         var high: UInt64 = 0, low: UInt64 = 0
         d.withUnsafeBytes { raw in
             for k in 0..<8 { high = high << 8 | UInt64(raw[k]) }

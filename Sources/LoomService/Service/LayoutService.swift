@@ -1,4 +1,3 @@
-import Crypto
 import LoomLayout
 
 /// Settings of the layout service (not of HTTP).
