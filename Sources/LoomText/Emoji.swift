@@ -76,10 +76,9 @@ struct EmojiLayout {
             let j = shape.end
             let font = spanFonts[Int(prepared.span[i])].resolved
             // Left to Pango (which follows the family list for them).
-            guard engine.measuresCluster(shape, base: scalars[i].value, after: font.family) else { i = j; continue }
+            guard let family = engine.clusterFamily(shape, base: scalars[i].value, after: font.family)
+            else { i = j; continue }
             let emojiFamily = FontCatalog.emojiFamily
-            let family = engine.clusterFamily(base: scalars[i].value, sequence: shape.sequence, text: shape.text,
-                                              after: font.family)
             let chosen = family == font.family ? font : engine.resolved(family, like: font)
             var width = 0.0
             var metrics = FontMetrics.zero
@@ -113,7 +112,7 @@ struct EmojiLayout {
     /// asks for text presentation (U+FE0E), and whether the engine measures it (not a single
     /// character of text presentation by default without a selector: Pango follows the
     /// family list for those, unless the list's first font for it is the emoji font,
-    /// `PangoEngine.measuresCluster`).
+    /// `PangoEngine.clusterFamily`).
     @inline(__always)
     static func scanCluster(at i: Int, count n: Int, _ value: (Int) -> UInt32)
         -> (end: Int, sequence: Bool, text: Bool, measured: Bool)? {
@@ -250,28 +249,28 @@ extension PangoEngine {
         return chain[k]
     }
 
-    /// Whether the engine measures the cluster `shape` (`EmojiLayout.scanCluster`) whose base
-    /// is `v`, in a span of `family`: a sequence, emoji presentation or U+FE0E, and also a
-    /// single character of text presentation by default (❤ ☺ ✉ ✈) when the first font of the
-    /// list that has it is the emoji font: the browser draws it in colour (❤ in Roboto 13 is
-    /// 16 px in Chromium 156), where Pango, which asks fontconfig for fonts without colour,
-    /// would take DejaVu Sans's 10.9 px. One the family or a text font of the chain has (❤ in
-    /// Inter, ♥ in Noto Sans CJK SC) stays with Pango.
-    func measuresCluster(_ shape: (end: Int, sequence: Bool, text: Bool, measured: Bool), base v: UInt32,
-                         after family: String) -> Bool {
-        shape.measured || firstFamily(of: v, after: family, skippingEmoji: false) == FontCatalog.emojiFamily
-    }
-
-    /// The family of a measured emoji cluster (`EmojiLayout.scanCluster`) whose base is `v`, in
-    /// a span of `family`: the emoji font for a sequence, else the first family of the list
-    /// that has the base (the emoji font skipped under U+FE0E); under U+FE0E with no such
-    /// family, what the browser takes after its list: its default font (Chromium's standard
-    /// font, Times New Roman, which fontconfig maps to Liberation Serif: ☺︎ is Liberation's,
-    /// 13.28 px at 13 px, its line 16 px), then its system fallback (DejaVu Sans: ❤︎ ✉︎ ✈︎).
-    func clusterFamily(base v: UInt32, sequence: Bool, text: Bool, after family: String) -> String {
-        if sequence { return FontCatalog.emojiFamily }
-        if let found = firstFamily(of: v, after: family, skippingEmoji: text) { return found }
-        guard text else { return FontCatalog.emojiFamily }
+    /// The family the engine measures the cluster `shape` (`EmojiLayout.scanCluster`) in,
+    /// whose base is `v`, in a span of `family`; nil when Pango draws it.
+    /// - a sequence: the emoji font;
+    /// - emoji presentation or U+FE0E: the first family of the list that has the base (the
+    ///   emoji font skipped under U+FE0E); under U+FE0E with no such family, what the browser
+    ///   takes after its list: its default font (Chromium's standard font, Times New Roman,
+    ///   which fontconfig maps to Liberation Serif: ☺︎ is Liberation's, 13.28 px at 13 px, its
+    ///   line 16 px), then its system fallback (DejaVu Sans: ❤︎ ✉︎ ✈︎);
+    /// - a single character of text presentation by default (❤ ☺ ✉ ✈): the emoji font when
+    ///   that is the first font of the list that has it, as the browser draws it in colour (❤
+    ///   in Roboto 13 is 16 px in Chromium 156), where Pango, which asks fontconfig for fonts
+    ///   without colour, would take DejaVu Sans's 10.9 px; one the family or a text font of
+    ///   the chain has (❤ in Inter, ♥ in Noto Sans CJK SC) is Pango's (nil).
+    func clusterFamily(_ shape: (end: Int, sequence: Bool, text: Bool, measured: Bool), base v: UInt32,
+                       after family: String) -> String? {
+        let emoji = FontCatalog.emojiFamily
+        if shape.sequence { return emoji }
+        guard shape.measured else {
+            return firstFamily(of: v, after: family, skippingEmoji: false) == emoji ? emoji : nil
+        }
+        if let found = firstFamily(of: v, after: family, skippingEmoji: shape.text) { return found }
+        guard shape.text else { return emoji }
         return catalog.family(FontCatalog.browserDefaultFamily, has: v) ? FontCatalog.browserDefaultFamily : "DejaVu Sans"
     }
 

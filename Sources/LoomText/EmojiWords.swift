@@ -35,8 +35,8 @@ extension PangoEngine {
         }
         let base = font.resolved
         guard !values.isEmpty, let shape = EmojiLayout.scanCluster(at: 0, count: values.count, { values[$0] }),
-              measuresCluster(shape, base: values[0], after: base.family), shape.end == values.count else { return .invalid }
-        let family = clusterFamily(base: values[0], sequence: shape.sequence, text: shape.text, after: base.family)
+              shape.end == values.count, let family = clusterFamily(shape, base: values[0], after: base.family)
+        else { return .invalid }
         let chosen = family == base.family ? base : resolved(family, like: base)
         guard let (width, metrics) = advance(of: Array(word), in: chosen, roundingEach: family == FontCatalog.emojiFamily),
               let units = Int32(exactly: (width * Double(LOOM_PANGO_SCALE)).rounded()) else { return .invalid }
