@@ -76,6 +76,7 @@ struct BenchCommand: ParsableCommand {
                 Self.cacheScenarios(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
             }
             if scenarios || textOnly {
+                Self.coldTextScenario(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
                 Self.scriptScenario(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
             }
         }
@@ -122,18 +123,51 @@ struct BenchCommand: ParsableCommand {
     /// cached across runs unless `beforeRun` empties the text cache (the `_coldtext` rows).
     static func timeTree(name: String, body: [UInt8], runs: Int, measurer: TextMeasuring,
                          layoutMeasurer: TextMeasuring? = nil, output: ResponseOutput? = nil,
-                         beforeRun: () -> Void = {}) -> TreeResult {
-        let decoder = RequestDecoder(limits: .unlimited, textMeasurer: measurer)
+                         beforeRun: @escaping () -> Void = {}) -> TreeResult {
+        var timer = TreeTimer(name: name, body: body, measurer: measurer, layoutMeasurer: layoutMeasurer,
+                              output: output, beforeRun: beforeRun)
+        for run in 0...runs {
+            guard timer.run(record: run > 0) else { break }
+        }
+        return timer.result
+    }
+
+    /// One tree timed a run at a time, so that two trees can take turns (`pairedRatio`).
+    struct TreeTimer {
+        let name: String
+        let body: [UInt8]
+        let measurer: TextMeasuring
+        let layoutMeasurer: TextMeasuring?
+        let output: ResponseOutput?
+        let beforeRun: () -> Void
+        let decoder: RequestDecoder
         var samples: [String: [Double]] = ["decode": [], "layout": [], "encode": [], "total": []]
         var nodes = 0
         var hasText = false
+        var failed = false
         var cost = LayoutCost()
-        for run in 0...runs {
+
+        init(name: String, body: [UInt8], measurer: TextMeasuring, layoutMeasurer: TextMeasuring? = nil,
+             output: ResponseOutput? = nil, beforeRun: @escaping () -> Void = {}) {
+            self.name = name
+            self.body = body
+            self.measurer = measurer
+            self.layoutMeasurer = layoutMeasurer
+            self.output = output
+            self.beforeRun = beforeRun
+            decoder = RequestDecoder(limits: .unlimited, textMeasurer: measurer)
+        }
+
+        /// One run (decode, hash, layout, encode), its phases kept when `record`; false when
+        /// the tree does not decode.
+        mutating func run(record: Bool) -> Bool {
+            guard !failed else { return false }
             beforeRun()
             let t0 = now()
             guard let request = try? decoder.decode(body: body) else {
                 print("\(name): the request does not decode")
-                return TreeResult(name: name, nodes: 0, runs: 0, median: [:], p90: [:])
+                failed = true
+                return false
             }
             // The service hashes every request for its cache key: part of "decode" here.
             request.hashTree()
@@ -150,22 +184,42 @@ struct BenchCommand: ParsableCommand {
             precondition(!bytes.isEmpty)
             nodes = request.elementCount
             hasText = request.hasText
-            if run == 0 { continue }
-            samples["decode"]!.append(Double(t1 - t0) / 1e6)
-            samples["layout"]!.append(Double(t2 - t1) / 1e6)
-            samples["encode"]!.append(Double(t3 - t2) / 1e6)
-            samples["total"]!.append(Double(t3 - t0) / 1e6)
+            if record {
+                samples["decode"]!.append(Double(t1 - t0) / 1e6)
+                samples["layout"]!.append(Double(t2 - t1) / 1e6)
+                samples["encode"]!.append(Double(t3 - t2) / 1e6)
+                samples["total"]!.append(Double(t3 - t0) / 1e6)
+            }
+            return true
         }
-        var median: [String: Double] = [:], p90: [String: Double] = [:]
-        for (k, v) in samples { median[k] = percentile(v, 0.5); p90[k] = percentile(v, 0.9) }
-        return TreeResult(name: name, hasText: hasText, nodes: nodes, runs: runs, median: median, p90: p90, cost: cost)
+
+        var result: TreeResult {
+            guard !failed else { return TreeResult(name: name, nodes: 0, runs: 0, median: [:], p90: [:]) }
+            var median: [String: Double] = [:], p90: [String: Double] = [:]
+            for (k, v) in samples { median[k] = percentile(v, 0.5); p90[k] = percentile(v, 0.9) }
+            return TreeResult(name: name, hasText: hasText, nodes: nodes, runs: samples["layout"]!.count, median: median,
+                              p90: p90, cost: cost)
+        }
+    }
+
+    /// Two trees timed in turns, one run of each after the other (after a warm-up run of
+    /// each), so that a slow phase of the machine falls on both alike; the ratio is the
+    /// median of the runs' layout ratios (`b` / `a`), with its first and third quartiles.
+    static func pairedRatio(_ a: inout TreeTimer, _ b: inout TreeTimer, runs: Int)
+        -> (median: Double, q1: Double, q3: Double) {
+        for run in 0...runs {
+            guard a.run(record: run > 0), b.run(record: run > 0) else { return (0, 0, 0) }
+        }
+        let ratios = zip(a.samples["layout"]!, b.samples["layout"]!).map { $1 / Swift.max(1e-9, $0) }
+        return (percentile(ratios, 0.5), percentile(ratios, 0.25), percentile(ratios, 0.75))
     }
 
     /// The 100-cell feed with text (feedtext.json) against the same feed with its texts in
     /// mixed scripts (Chinese, Japanese, Korean, Arabic, Hebrew, Devanagari, Thai, emoji,
     /// among Latin words), both with the text and word caches emptied before every run: the
-    /// cost of the fallback chain. Prints both rows, the ratio of their layout medians and the
-    /// process's resident memory once the fallback fonts (CJK among them) are loaded.
+    /// cost of the fallback chain. The two take turns run by run (`pairedRatio`). Prints both
+    /// rows, the median ratio of their layouts and the process's resident memory once the
+    /// fallback fonts (CJK among them) are loaded.
     static func scriptScenario(treesDir: String, measurer: PangoTextMeasurer, runs: Int, json: Bool) {
         guard let data = FileManager.default.contents(atPath: treesDir + "/feedtext.json"),
               let mixed = mixedScripts(Array(data)) else {
@@ -173,16 +227,41 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let empty = { measurer.clearCache(); measurer.clearWordCache() }
-        let latin = timeTree(name: "feedtext_latin_cold", body: Array(data), runs: runs, measurer: measurer, beforeRun: empty)
-        let scripts = timeTree(name: "feedtext_scripts_cold", body: mixed, runs: runs, measurer: measurer, beforeRun: empty)
-        print(json ? latin.jsonLine : latin.humanLine)
-        print(json ? scripts.jsonLine : scripts.humanLine)
-        let ratio = (scripts.median["layout"] ?? 0) / Swift.max(1e-9, latin.median["layout"] ?? 0)
+        var latin = TreeTimer(name: "feedtext_latin_cold", body: Array(data), measurer: measurer, beforeRun: empty)
+        var scripts = TreeTimer(name: "feedtext_scripts_cold", body: mixed, measurer: measurer, beforeRun: empty)
+        let ratio = pairedRatio(&latin, &scripts, runs: runs)
+        print(json ? latin.result.jsonLine : latin.result.humanLine)
+        print(json ? scripts.result.jsonLine : scripts.result.humanLine)
         let rss = residentMiB()
         if json {
-            print("{\"scenario\": \"scripts vs latin, caches emptied\", \"layout_ratio\": \(String(format: "%.3f", ratio)), \"rss_mib\": \(String(format: "%.1f", rss))}")
+            print("{\"scenario\": \"scripts vs latin, caches emptied\", \"layout_ratio\": \(String(format: "%.3f", ratio.median)), "
+                  + "\"layout_ratio_q1\": \(String(format: "%.3f", ratio.q1)), \"layout_ratio_q3\": \(String(format: "%.3f", ratio.q3)), "
+                  + "\"rss_mib\": \(String(format: "%.1f", rss))}")
         } else {
-            print(String(format: "scripts / latin layout (caches emptied): %.2fx   RSS with the fallback fonts loaded: %.1f MiB", ratio, rss))
+            print(String(format: "scripts / latin layout (caches emptied, runs in turns): %.2fx (quartiles %.2f-%.2f)   "
+                         + "RSS with the fallback fonts loaded: %.1f MiB", ratio.median, ratio.q1, ratio.q3, rss))
+        }
+    }
+
+    /// The 100-cell feed with text (feedtext.json), its text cache emptied before every run
+    /// (the word cache kept, as in a running service), against the same feed without text
+    /// (feed.json), the two taking turns run by run: what measuring new texts costs.
+    static func coldTextScenario(treesDir: String, measurer: PangoTextMeasurer, runs: Int, json: Bool) {
+        guard let feed = FileManager.default.contents(atPath: treesDir + "/feed.json"),
+              let text = FileManager.default.contents(atPath: treesDir + "/feedtext.json") else {
+            print("cold text scenario skipped: feed.json and feedtext.json are needed in \(treesDir)")
+            return
+        }
+        var plain = TreeTimer(name: "feed", body: Array(feed), measurer: measurer)
+        var cold = TreeTimer(name: "feedtext_coldtext", body: Array(text), measurer: measurer,
+                             beforeRun: { measurer.clearCache() })
+        let ratio = pairedRatio(&plain, &cold, runs: runs)
+        if json {
+            print("{\"scenario\": \"coldtext vs feed\", \"layout_ratio\": \(String(format: "%.3f", ratio.median)), "
+                  + "\"layout_ratio_q1\": \(String(format: "%.3f", ratio.q1)), \"layout_ratio_q3\": \(String(format: "%.3f", ratio.q3))}")
+        } else {
+            print(String(format: "coldtext / feed layout (runs in turns): %.2fx (quartiles %.2f-%.2f)",
+                         ratio.median, ratio.q1, ratio.q3))
         }
     }
 
