@@ -144,7 +144,18 @@ extension PangoEngine {
         var safeDistance: Int
     }
 
-    private func analyzePieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, dictionary: Bool) -> PieceAnalysis? {
+    /// A fallback word shaped alone in `font` (`shapeFallbackWord`), per scalar: the scalar,
+    /// its byte offset (the word's length after the last), the advance of the glyph cluster
+    /// it starts (0 inside a cluster) and whether it starts one (and, after the last, true).
+    /// nil when the shaping fails or a glyph's cluster is not at a scalar's start.
+    struct WordClusters {
+        var scalars: [Unicode.Scalar]
+        var offsets: [Int]
+        var advance: [Int]
+        var clusterStart: [Bool]
+    }
+
+    func wordClusters(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont) -> WordClusters? {
         var scalars: [Unicode.Scalar] = [], offsets: [Int] = []
         var i = 0
         while i < word.count {
@@ -170,6 +181,14 @@ extension PangoEngine {
             advance[lo] += Int(glyphs.pointee.glyphs[g].geometry.width)
             clusterStart[lo] = true
         }
+        return WordClusters(scalars: scalars, offsets: offsets, advance: advance, clusterStart: clusterStart)
+    }
+
+    private func analyzePieces(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, dictionary: Bool) -> PieceAnalysis? {
+        guard let clusters = wordClusters(word, font: font) else { return nil }
+        let scalars = clusters.scalars, offsets = clusters.offsets, advance = clusters.advance
+        let clusterStart = clusters.clusterStart
+        let n = scalars.count
         // Break opportunities inside the word.
         let pango = breaks(of: word, count: n, font: font)
         var breakAt = [Bool](repeating: false, count: n + 1)

@@ -12,10 +12,7 @@ extension PangoEngine {
     func fallbackWordFont(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont, table: inout WordTable) -> EngineFont? {
         // Remembered in the engine's word table under the complement of the font's number
         // (no font has a negative one), without flags: the chain index, or an invalid entry.
-        guard word.count <= WordCache.Key.maxBytes, let cache = wordCache else {
-            let k = fallbackWordChainIndex(word, base: base)
-            return k >= 0 ? chainFont(k, like: base) : nil
-        }
+        guard word.count <= WordCache.Key.maxBytes, let cache = wordCache else { return fallbackWordFont(word, base: base) }
         let key = WordCache.Key(word, font: ~base.wordFontID(cache), flags: 0, seed: table.seed)
         let k: Int
         if let known = table.find(key) {
@@ -24,6 +21,13 @@ extension PangoEngine {
             k = fallbackWordChainIndex(word, base: base)
             table.insert(key, WordCache.Entry(word: Int32(k), trailSpace: 0, leadSpace: 0, valid: k >= 0, substituted: false))
         }
+        return k >= 0 ? chainFont(k, like: base) : nil
+    }
+
+    /// `fallbackWordFont` without the engine's word table (for a word met outside the
+    /// breaking of lines, which holds the table).
+    func fallbackWordFont(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont) -> EngineFont? {
+        let k = fallbackWordChainIndex(word, base: base)
         return k >= 0 ? chainFont(k, like: base) : nil
     }
 

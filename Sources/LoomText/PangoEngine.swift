@@ -31,6 +31,9 @@ final class PangoEngine {
     /// Measurements answered from word advances and by a Pango layout (statistics).
     var fromWords = 0
     var fromLayout = 0
+    /// Truncated last lines fitted from their last word's shaping, without a layout
+    /// (WordTruncation.swift; statistics).
+    var lastLinesFittedFromWords = 0
     /// Scratch glyph string for shaping words.
     let wordGlyphs: UnsafeMutablePointer<PangoGlyphString>
     let wordScratch = WordScratch()

@@ -107,6 +107,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// What the engines discarded (too many fonts, or metrics that could not be healed) had
     /// measured, by path.
     private var discardedPaths = (fromWords: 0, fromLayout: 0)
+    private var discardedFitted = 0
     /// Engines healed after a font's metrics came out incomplete (checkIn).
     private var healCount = 0
     private let cache: MeasurementCache
@@ -372,6 +373,12 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
         }
     }
 
+    /// Truncated last lines fitted from their last word's shaping so far, without a layout
+    /// (read while no measurement runs).
+    public var lastLinesFittedFromWords: Int {
+        poolLock.withLock { _ in allEngines.reduce(discardedFitted) { $0 + $1.lastLinesFittedFromWords } }
+    }
+
     /// Word advances currently cached.
     public var wordCacheCount: Int { wordCache?.count ?? 0 }
 
@@ -414,6 +421,7 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
             if engine.isRetired || engine.poisoned {
                 discardedPaths.fromWords += engine.fromWords
                 discardedPaths.fromLayout += engine.fromLayout
+                discardedFitted += engine.lastLinesFittedFromWords
                 allEngines.removeAll { $0 === engine }
             } else {
                 idleEngines.append(engine)

@@ -153,7 +153,7 @@ extension PangoEngine {
 
     /// The width of the last visible line, with the truncation text when the text is
     /// `truncated` (and not clipped); nil when that needs Pango (head or middle truncation
-    /// inside a paragraph, or a line cut into graphemes: Pango's cluster widths).
+    /// inside a paragraph, a line cut into graphemes: Pango's cluster widths, or an exact fit).
     @inline(__always)
     func lastVisibleWidth(_ text: TextAttributes, _ line: WordScratch.Line, truncated: Bool, base: EngineFont,
                                   containerWidth width: Double) -> Double? {
@@ -164,6 +164,10 @@ extension PangoEngine {
         let available = width.isNaN ? Double.infinity : max(0, width)
         let token = tokenWidth(text.truncationText, font: base, spacing: 0)
         if line.empty { return token }
-        return lineWidth + token <= available + 1e-9 ? lineWidth + token : nil
+        guard lineWidth + token <= available + 1e-9 else { return nil }
+        // An exact fit is decided from the line's glyphs (EllipsisTies.swift): by its layout.
+        let units = lineWidth * 64
+        if abs(units - units.rounded()) < 1e-6 && lineWidth + 1.0 / 64 + token > available + 1e-9 { return nil }
+        return lineWidth + token
     }
 }

@@ -23,8 +23,13 @@ extension PangoEngine {
         let mode = text.truncationMode
         guard mode != .clip, mode != .charWrap, mode != .head && mode != .middle || line.endsParagraph,
               !line.empty, line.start >= 0, line.end > line.start, line.end <= s.count else { return nil }
+        let rightToLeft = PangoEngine.hasRightToLeftLetter(s)
+        if !rightToLeft, let width = fittedFromLastWord(text, s, line, base: base, containerWidth: containerWidth) {
+            lastLinesFittedFromWords += 1
+            return width
+        }
         var direction: PangoDirection?
-        if PangoEngine.hasRightToLeftLetter(s) {
+        if rightToLeft {
             guard let d = PangoEngine.paragraphDirection(s, around: line.start, line.end), strategy == .automatic
             else { return nil }
             direction = d
@@ -64,6 +69,79 @@ extension PangoEngine {
         return withLayoutDirection(direction) {
             fitted(text, slice, prepared, line, content: content, base: base, containerWidth: containerWidth)
         }
+    }
+
+    /// `fittedLastLineWidth` without a layout, for a line whose last word is one the word
+    /// path measured alone, whose graphemes' advances are then known: a fallback word of Han,
+    /// kana or Hangul letters, or the piece of one cut there (an item shaped alone, one glyph
+    /// cluster and one grapheme a letter: CJK lines are full to the edge, so the truncation
+    /// text seldom fits after them), or an emoji word (one cluster, as wide as the word path
+    /// took it). The rest of the line is kept whole, at its width on the word path (line.units
+    /// less the word's). The rule is Truncation.swift's for the tail: the longest prefix that
+    /// fits with the truncation text, at least one grapheme. nil when that rule must see more
+    /// of the line: letter spacing, another last word, a fit that reaches before the word, or
+    /// an exact fit (whose excess is read from the layout's glyphs, EllipsisTies.swift).
+    private func fittedFromLastWord(_ text: TextAttributes, _ s: UnsafeBufferPointer<UInt8>, _ line: WordScratch.Line,
+                                    base: EngineFont, containerWidth: Double) -> Double? {
+        guard text.letterSpacing == 0 else { return nil }
+        // The line's last word (or piece): back from its end to a space or the line's start.
+        var start = line.end
+        while start > line.start && s[start - 1] != 0x20 && s[start - 1] != 0x09 { start -= 1 }
+        let word = UnsafeBufferPointer(rebasing: s[start..<line.end])
+        guard let advances = graphemeAdvances(word, base: base) else { return nil }
+        let wordUnits = advances.reduce(0, +)
+        let alone = start == line.start
+        let before = line.units - wordUnits
+        guard alone ? before == 0 : before >= 0 else { return nil }
+        let scale = Double(LOOM_PANGO_SCALE)
+        let available = containerWidth.isNaN ? Double.infinity : max(0, containerWidth)
+        let token = tokenWidth(text.truncationText, font: base, spacing: 0)
+        let eps = 1e-9
+        // Every prefix of the line before the word fits with the truncation text and is no
+        // exact fit: the line is kept up to the word.
+        var acc = Double(before) / scale
+        guard alone || acc + 1.0 / 64 + token <= available else { return nil }
+        var best = alone ? Double(advances[0]) / scale : acc
+        for (k, advance) in advances.enumerated() {
+            acc += Double(advance) / scale
+            if acc + token <= available + eps {
+                let units = acc * 64
+                if abs(units - units.rounded()) < 1e-6 && acc + 1.0 / 64 + token > available + eps { return nil }
+                best = acc
+            } else if !alone || k > 0 {
+                break
+            }
+        }
+        return best + token
+    }
+
+    /// The advances (Pango units) of the graphemes of `word` as a layout of its line has
+    /// them, for the words `fittedFromLastWord` takes; nil for others.
+    private func graphemeAdvances(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont) -> [Int]? {
+        guard !word.isEmpty, word.count <= WordCache.maxWordBytes else { return nil }
+        if PangoEngine.isCJKLetters(word) {
+            guard let font = fallbackWordFont(word, base: base), let clusters = wordClusters(word, font: font) else { return nil }
+            for k in clusters.advance.indices where !clusters.clusterStart[k] || clusters.advance[k] < 0 { return nil }
+            return clusters.advance
+        }
+        let emoji = shapeEmojiWord(word, font: base)
+        return emoji.valid && emoji.word >= 0 ? [Int(emoji.word)] : nil
+    }
+
+    /// Whether the UTF-8 word holds only Han ideographs, kana (ー among them) and Hangul
+    /// syllables: letters that are each one grapheme.
+    static func isCJKLetters(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < word.count {
+            guard word[i] >= 0xE0 && word[i] < 0xF0, i + 2 < word.count else { return false }
+            let (v, length) = PangoEngine.decodeUTF8(word, i)
+            switch v {
+            case 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3: break
+            default: return false
+            }
+            i += length
+        }
+        return true
     }
 
     /// `body` with `layout` laid out in `direction` (nil: its own, automatic), until `body`

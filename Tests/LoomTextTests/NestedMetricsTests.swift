@@ -35,10 +35,13 @@ final class NestedMetricsTests: XCTestCase {
         ([8, 8, 7, 7, 3, 2, 8, 9, 7, 4, 6, 5, 0, 8, 9, 7, 0, 6, 9, 9, 5, 0, 5, 1, 6], "Liberation Sans", 14, 3)
     ]
 
+    /// The truncation text is " more", wider than an emoji or a kana word: a truncated last
+    /// line is then fitted by a layout of its words (WordTruncation.swift), where Pango
+    /// computes the fallback fonts' metrics, rather than from its last word alone.
     static func attributes(_ c: ([Int], String, Double, Int)) -> TextAttributes {
         let text = c.0.map { words[$0] }.joined(separator: " ")
         return TextAttributes(spans: [TextSpan(text: text)], font: FontDescriptor(family: c.1, size: c.2),
-                              maximumNumberOfLines: c.3)
+                              maximumNumberOfLines: c.3, truncationText: " more")
     }
 
     func testASpoiledEngineIsHealedNotReplacedAndItsAnswersDoNotDependOnOrder() throws {
