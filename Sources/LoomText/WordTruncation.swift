@@ -71,12 +71,12 @@ extension PangoEngine {
         }
     }
 
-    /// `fittedLastLineWidth` without a layout, for a line whose last word is one the word
-    /// path measured alone, whose graphemes' advances are then known: a fallback word of Han,
-    /// kana or Hangul letters, or the piece of one cut there (an item shaped alone, one glyph
-    /// cluster and one grapheme a letter: CJK lines are full to the edge, so the truncation
-    /// text seldom fits after them), or an emoji word (one cluster, as wide as the word path
-    /// took it). The rest of the line is kept whole, at its width on the word path (line.units
+    /// `fittedLastLineWidth` without a layout, for a line whose last word's graphemes have
+    /// advances the word path knows: a fallback word of Han, kana or Hangul letters, or the
+    /// piece of one cut there (an item shaped alone, one glyph cluster and one grapheme a
+    /// letter: CJK lines are full to the edge, so the truncation text seldom fits after them),
+    /// an emoji word (one cluster, as wide as the word path took it), or a word of ASCII
+    /// letters after a space, each its own nominal glyph (shaped between its spaces). The rest of the line is kept whole, at its width on the word path (line.units
     /// less the word's). The rule is Truncation.swift's for the tail: the longest prefix that
     /// fits with the truncation text, at least one grapheme. nil when that rule must see more
     /// of the line: letter spacing, another last word, a fit that reaches before the word, or
@@ -88,9 +88,13 @@ extension PangoEngine {
         var start = line.end
         while start > line.start && s[start - 1] != 0x20 && s[start - 1] != 0x09 { start -= 1 }
         let word = UnsafeBufferPointer(rebasing: s[start..<line.end])
-        guard let advances = graphemeAdvances(word, base: base) else { return nil }
-        let wordUnits = advances.reduce(0, +)
         let alone = start == line.start
+        // What follows the word in its line's layout: nothing at the paragraph's end, else a
+        // space before the next line's word, or (nil) the rest of a word cut there.
+        let next = line.end < s.count ? s[line.end] : 0x0A
+        let trailed: Bool? = line.endsParagraph ? false : next == 0x20 || next == 0x09 ? true : nil
+        guard let advances = graphemeAdvances(word, base: base, spaced: !alone, trailed: trailed) else { return nil }
+        let wordUnits = advances.reduce(0, +)
         let before = line.units - wordUnits
         guard alone ? before == 0 : before >= 0 else { return nil }
         let scale = Double(LOOM_PANGO_SCALE)
@@ -116,16 +120,51 @@ extension PangoEngine {
     }
 
     /// The advances (Pango units) of the graphemes of `word` as a layout of its line has
-    /// them, for the words `fittedFromLastWord` takes; nil for others.
-    private func graphemeAdvances(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont) -> [Int]? {
+    /// them, for the words `fittedFromLastWord` takes (`spaced`: a space before it on its
+    /// line; `trailed`: one after it, nil: the rest of a word cut at the line's end); nil for
+    /// others.
+    private func graphemeAdvances(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont, spaced: Bool,
+                                  trailed: Bool?) -> [Int]? {
         guard !word.isEmpty, word.count <= WordCache.maxWordBytes else { return nil }
         if PangoEngine.isCJKLetters(word) {
             guard let font = fallbackWordFont(word, base: base), let clusters = wordClusters(word, font: font) else { return nil }
             for k in clusters.advance.indices where !clusters.clusterStart[k] || clusters.advance[k] < 0 { return nil }
             return clusters.advance
         }
+        if word.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) {
+            guard spaced, let trailed else { return nil }
+            return latinAdvances(word, base: base, trailed: trailed)
+        }
         let emoji = shapeEmojiWord(word, font: base)
         return emoji.valid && emoji.word >= 0 ? [Int(emoji.word)] : nil
+    }
+
+    /// A word of ASCII letters in the text's font after a space (and before one when
+    /// `trailed`), shaped as the word path shapes it (the spaces kern against its ends):
+    /// each letter's advance, when each is its own nominal glyph (no ligature, no contextual
+    /// form), else nil.
+    private func latinAdvances(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont, trailed: Bool) -> [Int]? {
+        guard let pangoFont = base.font, let profile = base.cachedProfile else { return nil }
+        var bytes: [UInt8] = [0x20]
+        bytes.append(contentsOf: word)
+        if trailed { bytes.append(0x20) }
+        let glyphs = wordGlyphs
+        bytes.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { c in
+                loom_shape_word(pangoFont, PANGO_SCRIPT_LATIN.rawValue, c.baseAddress, Int32(c.count), glyphs)
+            }
+        }
+        guard Int(glyphs.pointee.num_glyphs) == bytes.count else { return nil }
+        var advances: [Int] = []
+        advances.reserveCapacity(word.count)
+        for k in 0..<word.count {
+            let g = k + 1
+            let info = glyphs.pointee.glyphs[g]
+            guard Int(glyphs.pointee.log_clusters[g]) == g, info.glyph == profile.glyph(UInt32(word[k])),
+                  info.geometry.width >= 0 else { return nil }
+            advances.append(Int(info.geometry.width))
+        }
+        return advances
     }
 
     /// Whether the UTF-8 word holds only Han ideographs, kana (ー among them) and Hangul
