@@ -65,6 +65,14 @@ extension PangoEngine {
         return width
     }
 
+    /// Whether `content` (whole 64ths of a pixel) and the truncation text `token` fill
+    /// `available` so exactly that Chromium's slightly wider advances may not fit
+    /// (EllipsisTies.swift: the line's glyphs decide).
+    static func fitsExactly(_ content: Double, token: Double, available: Double) -> Bool {
+        let units = content * 64
+        return abs(units - units.rounded()) < 1e-6 && content + 1.0 / 64 + token > available + 1e-9
+    }
+
     /// The width of the last visible line of a truncated text, truncation text included.
     func truncatedLineWidth(text: TextAttributes, prepared: PreparedText, lines: [LineInfo], lastVisible: Int,
                             base: EngineFont, attributes: AttributeSource, containerWidth: Double) -> Double {
@@ -131,9 +139,7 @@ extension PangoEngine {
             // once, at the first exact fit; `keptExcess` sums it over the graphemes kept so far.
             var lineExcess: [Double]? = nil
             func isExactFit(_ content: Double) -> Bool {
-                let units = content * 64
-                return attributes == .layout && abs(units - units.rounded()) < 1e-6
-                    && content + 1.0 / 64 + token > available + eps
+                attributes == .layout && PangoEngine.fitsExactly(content, token: token, available: available)
             }
             func excess(of g: TruncationChoice.Grapheme) -> Double {
                 if lineExcess == nil { lineExcess = browserExcess(first: line.first, last: line.last, prepared) }

@@ -166,8 +166,6 @@ extension PangoEngine {
         if line.empty { return token }
         guard lineWidth + token <= available + 1e-9 else { return nil }
         // An exact fit is decided from the line's glyphs (EllipsisTies.swift): by its layout.
-        let units = lineWidth * 64
-        if abs(units - units.rounded()) < 1e-6 && lineWidth + 1.0 / 64 + token > available + 1e-9 { return nil }
-        return lineWidth + token
+        return PangoEngine.fitsExactly(lineWidth, token: token, available: available) ? nil : lineWidth + token
     }
 }

@@ -109,8 +109,7 @@ extension PangoEngine {
         for (k, advance) in advances.enumerated() {
             acc += Double(advance) / scale
             if acc + token <= available + eps {
-                let units = acc * 64
-                if abs(units - units.rounded()) < 1e-6 && acc + 1.0 / 64 + token > available + eps { return nil }
+                if PangoEngine.fitsExactly(acc, token: token, available: available) { return nil }
                 best = acc
             } else if !alone || k > 0 {
                 break
