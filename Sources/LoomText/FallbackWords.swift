@@ -105,6 +105,10 @@ extension PangoEngine {
         var previousOwn = false, markAfterOwn = false
         // Whether the previous word is one emoji cluster.
         var previousEmoji = false
+        // The script of the last word before this one that has a strong one (a fallback word's,
+        // Latin for a word of the text's font; nil: none yet): Pango's script runs give it
+        // to the Common characters after it, emoji and spaces among them.
+        var strongScript: GUnicodeScript? = nil
         var j = p
         for k in 0...words {
             if k & 1023 == 1023 && shouldStop() { return false }
@@ -114,7 +118,7 @@ extension PangoEngine {
             var kernedLead = false
             var start = j
             var nextScript: GUnicodeScript? = nil, nextLead = k > 0, glued = false, nextOpenEdge = false
-            var nextOwn = false, nextEmoji = false
+            var nextOwn = false, nextEmoji = false, nextLatin = false
             if k < words {
                 while s[j] == 0x20 || s[j] == 0x09 { j += 1 }
                 start = j
@@ -152,6 +156,7 @@ extension PangoEngine {
                                      flags: k < words - 1 ? 2 : 0, cache: cache, table: &state.table)
                     nextLead = false
                     glued = true
+                    nextLatin = true
                 } else if s[start] < 0x80 && !keycap {
                     // A word in the text's font, shaped as Latin: it must have a letter (a
                     // word of digits or punctuation would take the script of its neighbours).
@@ -168,6 +173,7 @@ extension PangoEngine {
                     if previousFallback && kinds[Int(s[start])] & FaceWordProfile.letterBit == 0 { return false }
                     let flags: UInt8 = (k > 0 ? 1 : 0) | (k < words - 1 ? 2 : 0)
                     next = wordEntry(word, font: base, fontID: fontID, flags: flags, cache: cache, table: &state.table)
+                    nextLatin = true
                     if needsRules {
                         guard !next.substituted else { return false }
                         if k > 0 { appendNominalSpace(profile: profile, state: &state) }
@@ -288,10 +294,12 @@ extension PangoEngine {
                                 // " A") is then measured as shaped without it. But a cluster that
                                 // ends in a selector or a tag (❤️, ☕︎, drawing nothing) gives the
                                 // space no family of its own (EmojiLayout.findSpaces): it joins the
-                                // next word's item, kerned.
+                                // next word's item, kerned, unless a word of a fallback script
+                                // before the emoji gave the space its script (`친구 ❤️ AY`: the
+                                // space is a Hangul item, A a Latin one).
                                 guard previousOwn || previousEmoji && !rightToLeft else { return false }
-                                if previousEmoji && !catalog.lacksDrawn(lastScalar(s, previousStart, previousEnd),
-                                                                         in: base.resolved.family) {
+                                if previousEmoji && (strongScript == nil || strongScript == G_UNICODE_SCRIPT_LATIN)
+                                    && !catalog.lacksDrawn(lastScalar(s, previousStart, previousEnd), in: base.resolved.family) {
                                     kernedLead = true
                                 } else {
                                     let bare = wordEntry(word, font: base, fontID: fontID, flags: k < words - 1 ? 2 : 0,
@@ -377,6 +385,7 @@ extension PangoEngine {
             previousSplitEdge = false
             previousOwn = nextOwn
             previousEmoji = nextEmoji
+            if let nextScript { strongScript = nextScript } else if nextLatin { strongScript = G_UNICODE_SCRIPT_LATIN }
         }
         state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below,
                                  start: lineStart, end: lineEnd))

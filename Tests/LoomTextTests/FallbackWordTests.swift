@@ -255,6 +255,34 @@ final class FallbackWordTests: XCTestCase {
         XCTAssertGreaterThan(fromWords, cases / 2, "most from words")
     }
 
+    /// The same cluster after a fallback word: Pango's script runs give the Common characters
+    /// after a Hangul (or Han, kana, Thai …) word its script, so the space after ❤️ is a Hangul
+    /// item and the next word a Latin one, and " A" is not kerned (the word path kerned it:
+    /// 0.66 px too narrow at Liberation Sans 12). After a Latin word, or with nothing before,
+    /// the space joins the Latin item and is kerned as above.
+    func testAfterAFallbackWordTheSpaceBehindASelectorEndedEmojiTakesItsScript() {
+        let m = WordPathTests.withWords
+        let font = FontDescriptor(family: "Liberation Sans", size: 12)
+        func width(_ s: String) -> Double {
+            m.measureUncached(TextAttributes(spans: [TextSpan(text: s)], font: font), in: Size(width: 1000, height: .infinity)).size.width
+        }
+        let plain = width("x x") - 2 * width("x")
+        let kernedLead = width("x AY") - width("x")
+        XCTAssertLessThan(kernedLead, plain + width("AY") - 0.1, "Liberation Sans kerns \" A\"")
+        XCTAssertEqual(width("친구 ❤️ AY"), width("친구 ❤️") + plain + width("AY"), accuracy: 1e-9)
+        XCTAssertEqual(width("东京 ❤️ AY"), width("东京 ❤️") + plain + width("AY"), accuracy: 1e-9)
+        XCTAssertEqual(width("x ❤️ AY"), width("x ❤️") + kernedLead, accuracy: 1e-9)
+        for text in ["친구 ❤️ AY", "P. 统局 친구 ❤️ AY fi 习很天今 quick", "ちょっと ☕️ Tomorrow", "ทดสอบ ❤️ Yes AY",
+                     "AY 世界 ❤️ AY ❤️ AY"] {
+            for w in stride(from: 30.0, through: 300, by: 13.5) {
+                let attributes = TextAttributes(spans: [TextSpan(text: text)], font: font, maximumNumberOfLines: 2)
+                XCTAssertEqual(m.measureUncached(attributes, in: Size(width: w, height: .infinity)),
+                               WordPathTests.pangoOnly.measureUncached(attributes, in: Size(width: w, height: .infinity)),
+                               "\(text) at \(w)")
+            }
+        }
+    }
+
     /// A line under `line-height: normal` holding a CJK word is as tall as Noto Sans CJK's
     /// line box needs (taller than Roboto's), a line without one is Roboto's.
     func testLineHeightFollowsTheFallbackFont() {
