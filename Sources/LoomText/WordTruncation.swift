@@ -76,11 +76,12 @@ extension PangoEngine {
     /// piece of one cut there (an item shaped alone, one glyph cluster and one grapheme a
     /// letter: CJK lines are full to the edge, so the truncation text seldom fits after them),
     /// an emoji word (one cluster, as wide as the word path took it), or a word of ASCII
-    /// letters after a space, each its own nominal glyph (shaped between its spaces). The rest of the line is kept whole, at its width on the word path (line.units
-    /// less the word's). The rule is Truncation.swift's for the tail: the longest prefix that
-    /// fits with the truncation text, at least one grapheme. nil when that rule must see more
-    /// of the line: letter spacing, another last word, a fit that reaches before the word, or
-    /// an exact fit (whose excess is read from the layout's glyphs, EllipsisTies.swift).
+    /// letters after a space, each its own nominal glyph (shaped between its spaces). The rest
+    /// of the line is kept whole, at its width on the word path (line.units less the word's).
+    /// The rule is Truncation.swift's for the tail: the longest prefix that fits with the
+    /// truncation text, at least one grapheme. nil when that rule must see more of the line:
+    /// letter spacing, another last word, a fit that reaches before the word, or an exact fit
+    /// (whose excess is read from the layout's glyphs, EllipsisTies.swift).
     private func fittedFromLastWord(_ text: TextAttributes, _ s: UnsafeBufferPointer<UInt8>, _ line: WordScratch.Line,
                                     base: EngineFont, containerWidth: Double) -> Double? {
         guard text.letterSpacing == 0 else { return nil }
