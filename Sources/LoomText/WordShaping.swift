@@ -65,6 +65,25 @@ extension PangoEngine {
         return entry
     }
 
+    /// A word of the text's font shaped with a space before it (`lead`) and after it (`trail`),
+    /// in `script`, as its run shapes it (the spaces kern against its ends): the glyphs, in
+    /// `wordGlyphs`.
+    func shapeBetweenSpaces(_ word: UnsafeBufferPointer<UInt8>, _ pangoFont: UnsafeMutablePointer<PangoFont>, lead: Bool,
+                            trail: Bool, script: PangoScript) -> UnsafeMutablePointer<PangoGlyphString> {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(word.count + 2)
+        if lead { bytes.append(0x20) }
+        bytes.append(contentsOf: word)
+        if trail { bytes.append(0x20) }
+        let glyphs = wordGlyphs
+        bytes.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { c in
+                loom_shape_word(pangoFont, script.rawValue, c.baseAddress, Int32(c.count), glyphs)
+            }
+        }
+        return glyphs
+    }
+
     private func shapeWord(_ word: UnsafeBufferPointer<UInt8>, font: EngineFont, flags: UInt8) -> WordCache.Entry {
         let invalid = WordCache.Entry.invalid
         if flags & 192 == 192 {
@@ -80,19 +99,9 @@ extension PangoEngine {
         if flags & 16 != 0 { return shapeEmojiWord(word, font: font) }
         guard let pangoFont = font.font else { return invalid }
         let lead = flags & 1 != 0, trail = flags & 2 != 0
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(word.count + 2)
-        if lead { bytes.append(0x20) }
-        bytes.append(contentsOf: word)
-        if trail { bytes.append(0x20) }
-        let lo = lead ? 1 : 0, hi = bytes.count - (trail ? 1 : 0)
-        let script = flags & 4 != 0 ? PANGO_SCRIPT_COMMON : PANGO_SCRIPT_LATIN
-        let glyphs = wordGlyphs
-        bytes.withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { c in
-                loom_shape_word(pangoFont, script.rawValue, c.baseAddress, Int32(c.count), glyphs)
-            }
-        }
+        let lo = lead ? 1 : 0, hi = lo + word.count
+        let glyphs = shapeBetweenSpaces(word, pangoFont, lead: lead, trail: trail,
+                                        script: flags & 4 != 0 ? PANGO_SCRIPT_COMMON : PANGO_SCRIPT_LATIN)
         let count = Int(glyphs.pointee.num_glyphs)
         let scalars = String(decoding: word, as: UTF8.self).unicodeScalars
         // One glyph per character (all the word path's characters are one UTF-8 sequence

@@ -145,16 +145,8 @@ extension PangoEngine {
     /// form), else nil.
     private func latinAdvances(_ word: UnsafeBufferPointer<UInt8>, base: EngineFont, trailed: Bool) -> [Int]? {
         guard let pangoFont = base.font, let profile = base.cachedProfile else { return nil }
-        var bytes: [UInt8] = [0x20]
-        bytes.append(contentsOf: word)
-        if trailed { bytes.append(0x20) }
-        let glyphs = wordGlyphs
-        bytes.withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { c in
-                loom_shape_word(pangoFont, PANGO_SCRIPT_LATIN.rawValue, c.baseAddress, Int32(c.count), glyphs)
-            }
-        }
-        guard Int(glyphs.pointee.num_glyphs) == bytes.count else { return nil }
+        let glyphs = shapeBetweenSpaces(word, pangoFont, lead: true, trail: trailed, script: PANGO_SCRIPT_LATIN)
+        guard Int(glyphs.pointee.num_glyphs) == word.count + (trailed ? 2 : 1) else { return nil }
         var advances: [Int] = []
         advances.reserveCapacity(word.count)
         for k in 0..<word.count {

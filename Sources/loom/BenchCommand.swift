@@ -233,13 +233,20 @@ struct BenchCommand: ParsableCommand {
         print(json ? latin.result.jsonLine : latin.result.humanLine)
         print(json ? scripts.result.jsonLine : scripts.result.humanLine)
         let rss = residentMiB()
+        printRatio(ratio, scenario: "scripts vs latin, caches emptied", label: "scripts / latin layout (caches emptied, runs in turns)",
+                   json: json, jsonExtra: ", \"rss_mib\": \(String(format: "%.1f", rss))",
+                   extra: String(format: "   RSS with the fallback fonts loaded: %.1f MiB", rss))
+    }
+
+    /// A scenario's paired ratio: one JSON object, or one line for a person.
+    static func printRatio(_ ratio: (median: Double, q1: Double, q3: Double), scenario: String, label: String, json: Bool,
+                           jsonExtra: String = "", extra: String = "") {
         if json {
-            print("{\"scenario\": \"scripts vs latin, caches emptied\", \"layout_ratio\": \(String(format: "%.3f", ratio.median)), "
-                  + "\"layout_ratio_q1\": \(String(format: "%.3f", ratio.q1)), \"layout_ratio_q3\": \(String(format: "%.3f", ratio.q3)), "
-                  + "\"rss_mib\": \(String(format: "%.1f", rss))}")
+            print("{\"scenario\": \"\(scenario)\", \"layout_ratio\": \(String(format: "%.3f", ratio.median)), "
+                  + "\"layout_ratio_q1\": \(String(format: "%.3f", ratio.q1)), \"layout_ratio_q3\": \(String(format: "%.3f", ratio.q3))"
+                  + jsonExtra + "}")
         } else {
-            print(String(format: "scripts / latin layout (caches emptied, runs in turns): %.2fx (quartiles %.2f-%.2f)   "
-                         + "RSS with the fallback fonts loaded: %.1f MiB", ratio.median, ratio.q1, ratio.q3, rss))
+            print(label + String(format: ": %.2fx (quartiles %.2f-%.2f)", ratio.median, ratio.q1, ratio.q3) + extra)
         }
     }
 
@@ -256,13 +263,7 @@ struct BenchCommand: ParsableCommand {
         var cold = TreeTimer(name: "feedtext_coldtext", body: Array(text), measurer: measurer,
                              beforeRun: { measurer.clearCache() })
         let ratio = pairedRatio(&plain, &cold, runs: runs)
-        if json {
-            print("{\"scenario\": \"coldtext vs feed\", \"layout_ratio\": \(String(format: "%.3f", ratio.median)), "
-                  + "\"layout_ratio_q1\": \(String(format: "%.3f", ratio.q1)), \"layout_ratio_q3\": \(String(format: "%.3f", ratio.q3))}")
-        } else {
-            print(String(format: "coldtext / feed layout (runs in turns): %.2fx (quartiles %.2f-%.2f)",
-                         ratio.median, ratio.q1, ratio.q3))
-        }
+        printRatio(ratio, scenario: "coldtext vs feed", label: "coldtext / feed layout (runs in turns)", json: json)
     }
 
     /// Resident memory of this process (VmRSS), in MiB.
