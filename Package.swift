@@ -92,11 +92,13 @@ let package = Package(
     swiftLanguageModes: [.v5]
 )
 
-// The Swift client library for apps (`LoomClient`) and its tests. Left out of the fuzzing
-// build (LOOM_FUZZ_BUILD=1, scripts/run-system-tests.sh): SwiftPM prepares every build
-// plugin of the package, and the OpenAPI generator's tool would be linked with libFuzzer's
-// `main`.
-if ProcessInfo.processInfo.environment["LOOM_FUZZ_BUILD"] == nil {
+// The Swift client library for apps (`LoomClient`) and its tests. Left out of builds of the
+// server alone (LOOM_SERVER_ONLY=1: the fuzzing build and the static release build of
+// scripts/run-system-tests.sh, `make release`, deploy/Dockerfile): SwiftPM builds every build
+// plugin's tool of the package before any target, so the OpenAPI generator (Yams, OpenAPIKit)
+// would be compiled for a binary that does not use it, more than half of a cold release build
+// of `loom`; in the fuzzing build that tool would also be linked with libFuzzer's `main`.
+if ProcessInfo.processInfo.environment["LOOM_SERVER_ONLY"] == nil {
     package.products.append(.library(name: "LoomClient", targets: ["LoomClient"]))
     package.dependencies += [
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),

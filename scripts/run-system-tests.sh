@@ -27,7 +27,7 @@
 #                 bookworm chroot (its RUN lines, the static release binary, user 10001, the ENV,
 #                 the HEALTHCHECK), checked over loopback; skips only where it cannot run (not
 #                 root and no sudo, no namespaces, no mirror and no cache). First run ~3 min plus
-#                 a release build in .build/static (3-4 min); cached ~20 s
+#                 a release build in .build/static (2-4 min); cached ~20 s
 # Every step is bounded in time, talks to 127.0.0.1 only and stops what it started.
 #
 # Settings (environment):
@@ -126,7 +126,7 @@ step_fuzz() {
   log "fuzz: building LoomFuzz with libFuzzer + ASan (.build-fuzz)"
   # Package.swift leaves the client library out of this build (its generator plugin's tool
   # would be linked with libFuzzer's main).
-  export LOOM_FUZZ_BUILD=1
+  export LOOM_SERVER_ONLY=1
   timeout 1800 "$SWIFT" build "${FUZZ_FLAGS[@]}" || {
     log "fuzz: build failed, retrying once (sources edited during the build?)"
     timeout 1800 "$SWIFT" build "${FUZZ_FLAGS[@]}"
@@ -327,11 +327,12 @@ step_hostile() {
   [ "$rc" -eq 0 ] || { echo "hostile: failed (exit $rc)" >&2; return 1; }
 }
 
-# The release binary as deploy/Dockerfile's build stage makes it (static Swift runtime), in
-# .build/static: built once for the hostile and container steps (about 4 minutes on 2 idle
-# cores the first time).
+# The release binary as deploy/Dockerfile's build stage makes it (static Swift runtime, the
+# package without the client library: LOOM_SERVER_ONLY=1), in .build/static: built once for
+# the hostile and container steps (about 2 to 4 minutes on 2 idle cores the first time).
 RELEASE_SCRATCH=$ROOT/.build/static
 release_binary() {
+  export LOOM_SERVER_ONLY=1
   local flags=(-c release --product loom --static-swift-stdlib --scratch-path "$RELEASE_SCRATCH")
   log "building the release loom (static, as the Dockerfile does)"
   timeout 2400 "$SWIFT" build "${flags[@]}" || {
