@@ -142,6 +142,27 @@ final class LayoutPoolTests: XCTestCase {
         XCTAssertNil(weakPayload, "the pool still holds a finished job")
     }
 
+    func testAWorkersFirstJobIsReleasedWhileItRunsTheNext() {
+        // The job that starts a worker is released when it has run, not when the worker has
+        // run every job queued behind it (a block capturing it would hold it that long).
+        final class Payload {}
+        let pool = LayoutPool(workers: 1, queueLimit: 10)
+        let first = DispatchSemaphore(value: 0), second = DispatchSemaphore(value: 0)
+        let secondStarted = DispatchSemaphore(value: 0)
+        weak var weakPayload: Payload?
+        do {
+            let payload = Payload()
+            weakPayload = payload
+            XCTAssertTrue(pool.submit { withExtendedLifetime(payload) { first.wait() } })
+        }
+        XCTAssertTrue(pool.submit { secondStarted.signal(); second.wait() })   // queued behind it
+        first.signal()
+        XCTAssertEqual(secondStarted.wait(timeout: .now() + 10), .success)
+        XCTAssertNil(weakPayload, "the worker still holds the job it started with")
+        second.signal()
+        XCTAssertTrue(waitFor(10) { pool.load.running == 0 })
+    }
+
     func testForEachParallelVisitsEveryIndexOnce() {
         for count in [0, 1, 2, 7, 1000] {
             let seen = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(count, 1))

@@ -42,15 +42,32 @@ public final class LayoutPool: @unchecked Sendable {
             return false
         }
         guard let start else { return false }
-        if start { queue.async { self.run(job) } }
+        if start {
+            // Handed over in a box the worker empties: a block capturing the job itself
+            // would hold it (and its request) until the worker has run every job after it.
+            let box = FirstJob(job)
+            queue.async { self.run(box) }
+        }
         return true
     }
 
-    private func run(_ first: @escaping () -> Void) {
-        var job: (() -> Void)? = first
-        while let j = job {
-            j()
-            job = state.withLock { s -> (() -> Void)? in
+    private final class FirstJob {
+        var job: (() -> Void)?
+        init(_ job: @escaping () -> Void) { self.job = job }
+    }
+
+    private func run(_ first: FirstJob) {
+        var next = first.job
+        first.job = nil
+        while true {
+            // The job (and what it captured) is released before this worker takes the lock
+            // to count itself idle, so that `load.running == 0` means no job is held.
+            do {
+                let job = next!
+                next = nil
+                job()
+            }
+            next = state.withLock { s -> (() -> Void)? in
                 if s.head < s.pending.count {
                     let next = s.pending[s.head]
                     // Release the taken job (and what it captured, e.g. a request body) now,
@@ -67,6 +84,7 @@ public final class LayoutPool: @unchecked Sendable {
                 s.running -= 1
                 return nil
             }
+            if next == nil { return }
         }
     }
 
