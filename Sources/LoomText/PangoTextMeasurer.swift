@@ -100,16 +100,19 @@ import Synchronization
 /// nothing of it.
 public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     private let catalog: FontCatalog
+    /// The pool's state below is only touched under this lock, so the run-time exclusivity
+    /// checks Swift makes on every access to a class's stored properties (two calls into the
+    /// runtime per access, each measurement checks an engine out and in) are left out.
     private let poolLock = Mutex(())
-    private var idleEngines: [PangoEngine] = []
-    private var engineCount = 0
-    private var allEngines: [PangoEngine] = []
+    @exclusivity(unchecked) private var idleEngines: [PangoEngine] = []
+    @exclusivity(unchecked) private var engineCount = 0
+    @exclusivity(unchecked) private var allEngines: [PangoEngine] = []
     /// What the engines discarded (too many fonts, or metrics that could not be healed) had
     /// measured, by path.
-    private var discardedPaths = (fromWords: 0, fromLayout: 0)
-    private var discardedFitted = 0
+    @exclusivity(unchecked) private var discardedPaths = (fromWords: 0, fromLayout: 0)
+    @exclusivity(unchecked) private var discardedFitted = 0
     /// Engines healed after a font's metrics came out incomplete (checkIn).
-    private var healCount = 0
+    @exclusivity(unchecked) private var healCount = 0
     private let cache: MeasurementCache
     private let wordCache: WordCache?
     private let strategy: LayoutStrategy
@@ -225,6 +228,9 @@ public final class PangoTextMeasurer: TextMeasuring, @unchecked Sendable {
     /// where Pango's line widths exceed the CSS ones; never for a NaN container.)
     @inline(__always)
     static func answer(in container: Size, from memo: borrowing TextMeasurementMemo, _ text: TextAttributes) -> TextMeasurement? {
+        // A memo without answers (every text's first measurement) is passed over without
+        // copying its entries out (`remember` fills `recent` first).
+        if case .none = memo.recent { return nil }
         if let e = memo.recent, let m = answer(in: container, from: e, text) { return m }
         if let e = memo.earlier, let m = answer(in: container, from: e, text) { return m }
         return nil
