@@ -21,6 +21,10 @@ final class FaceWordProfile: Sendable {
     /// that involve the space and that the word path evaluates itself).
     let softExtra: [UInt32: Bool]
     let softLookups: [UInt32]
+    /// Per soft lookup, per start code (`startCode`): the subtables whose rules can start
+    /// at that character's glyph (`loom_lookup_start_subtables`; code 0: none), which
+    /// `loom_lookup_changes_nothing` tries at a position of that character.
+    let startSubtables: [[UInt64]]
 
     static let usableBit: UInt8 = 1, softBit: UInt8 = 2, letterBit: UInt8 = 4, alnumBit: UInt8 = 8
     /// A usable letter that starts no soft rule.
@@ -36,21 +40,34 @@ final class FaceWordProfile: Sendable {
         v < 0x80 ? asciiKind[Int(v)] & FaceWordProfile.softBit != 0 : (softExtra[v] ?? false)
     }
 
+    /// For a usable character, what the runs whose soft rules are checked hold for it: 0
+    /// when it is no input of a soft lookup (no rule starts there), else its scalar value
+    /// (ASCII) or 128 plus its place in `standAlone`.
+    @inline(__always) func startCode(_ v: UInt32) -> UInt8 {
+        if v < 0x80 { return asciiKind[Int(v)] & FaceWordProfile.softBit != 0 ? UInt8(v) : 0 }
+        guard softExtra[v] == true, let k = FaceWordProfile.standAlone.firstIndex(of: v) else { return 0 }
+        return UInt8(128 + k)
+    }
+    static let startCodes = 128 + standAlone.count
+
     /// For a usable character or the space: its nominal glyph.
     @inline(__always) func glyph(_ v: UInt32) -> UInt32 {
         v < 0x80 ? asciiGlyph[Int(v)] : (extraGlyph[v] ?? 0)
     }
 
     private init(eligible: Bool, asciiKind: [UInt8], extra: [UInt32: Bool], asciiGlyph: [UInt32],
-                 extraGlyph: [UInt32: UInt32], softExtra: [UInt32: Bool], softLookups: [UInt32]) {
+                 extraGlyph: [UInt32: UInt32], softExtra: [UInt32: Bool], softLookups: [UInt32],
+                 startSubtables: [[UInt64]]) {
         self.eligible = eligible; self.asciiKind = asciiKind; self.extra = extra; self.asciiGlyph = asciiGlyph
         self.extraGlyph = extraGlyph; self.softExtra = softExtra; self.softLookups = softLookups
+        self.startSubtables = startSubtables
     }
 
     /// A face the word path does not use (nothing is usable).
     convenience init() {
         self.init(eligible: false, asciiKind: [UInt8](repeating: 0, count: 128), extra: [:],
-                  asciiGlyph: [UInt32](repeating: 0, count: 128), extraGlyph: [:], softExtra: [:], softLookups: [])
+                  asciiGlyph: [UInt32](repeating: 0, count: 128), extraGlyph: [:], softExtra: [:], softLookups: [],
+                  startSubtables: [])
     }
 
     convenience init(font: UnsafeMutablePointer<PangoFont>) {
@@ -85,7 +102,18 @@ final class FaceWordProfile: Sendable {
         var lookups: [UInt32] = []
         var l = hb_codepoint_t.max  // HB_SET_VALUE_INVALID
         while hb_set_next(soft, &l) != 0 { lookups.append(l) }
+        // Each lookup's subtables by the start code of the character at a position.
+        let startSubtables = lookups.map { lookup in
+            var byCode = [UInt64](repeating: 0, count: FaceWordProfile.startCodes)
+            for v in 0x21..<0x7F where kind[v] & FaceWordProfile.softBit != 0 {
+                byCode[v] = loom_lookup_start_subtables(face, lookup, glyphs[v])
+            }
+            for (k, v) in FaceWordProfile.standAlone.enumerated() where softExtra[v] == true {
+                byCode[128 + k] = loom_lookup_start_subtables(face, lookup, extraGlyph[v] ?? 0)
+            }
+            return byCode
+        }
         self.init(eligible: true, asciiKind: kind, extra: extra, asciiGlyph: glyphs, extraGlyph: extraGlyph,
-                  softExtra: softExtra, softLookups: lookups)
+                  softExtra: softExtra, softLookups: lookups, startSubtables: startSubtables)
     }
 }

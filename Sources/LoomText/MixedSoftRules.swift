@@ -14,7 +14,8 @@ import LoomLayout
 
 extension PangoEngine {
     /// Appends the nominal glyphs of the word [start, end) of `s` (usable characters of the
-    /// text's font) to the run, with the positions where soft rules may start.
+    /// text's font) to the run, with their characters' start codes (which soft rules may
+    /// start at each: `FaceWordProfile.startCode`).
     @inline(__always)
     func appendNominalGlyphs(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, profile: FaceWordProfile,
                              state: inout WordLineState) {
@@ -22,7 +23,7 @@ extension PangoEngine {
         while q < end {
             let (v, length) = s[q] < 0x80 ? (UInt32(s[q]), 1) : PangoEngine.decodeUTF8(s, q)
             state.glyphs.append(profile.glyph(v))
-            state.starts.append(profile.soft(v) ? 1 : 0)
+            state.starts.append(profile.startCode(v))
             q += length
         }
     }
@@ -42,9 +43,17 @@ extension PangoEngine {
         }
         if state.glyphs.isEmpty { return true }
         guard let pangoFont = font.font, let face = loom_font_face(pangoFont) else { return false }
-        for lookup in profile.softLookups {
-            guard loom_lookup_changes_nothing(face, lookup, state.glyphs, Int32(state.glyphs.count), state.starts) != 0
-            else { return false }
+        return softLookupsChangeNothing(face, profile: profile, state: state)
+    }
+
+    /// Whether no rule of a soft lookup that applies a lookup matches in the run: at each
+    /// position, each lookup's subtables that can start at its character
+    /// (`FaceWordProfile.startSubtables`).
+    func softLookupsChangeNothing(_ face: OpaquePointer, profile: FaceWordProfile, state: borrowing WordLineState) -> Bool {
+        for (k, lookup) in profile.softLookups.enumerated() {
+            guard profile.startSubtables[k].withUnsafeBufferPointer({
+                loom_lookup_changes_nothing(face, lookup, $0.baseAddress, state.glyphs, Int32(state.glyphs.count), state.starts)
+            }) != 0 else { return false }
         }
         return true
     }

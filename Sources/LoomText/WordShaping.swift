@@ -431,11 +431,8 @@ extension PangoEngine {
             // these lookups run, in Pango's shaping of the whole paragraph as in the shaping
             // of any line of it (less context only makes a rule fail), and the words'
             // advances add up as without them.
-            guard !substituted, let pangoFont = font.font, let face = loom_font_face(pangoFont) else { return false }
-            for lookup in profile.softLookups {
-                guard loom_lookup_changes_nothing(face, lookup, state.glyphs, Int32(state.glyphs.count), state.starts) != 0
-                else { return false }
-            }
+            guard !substituted, let pangoFont = font.font, let face = loom_font_face(pangoFont),
+                  softLookupsChangeNothing(face, profile: profile, state: state) else { return false }
         }
         return true
     }

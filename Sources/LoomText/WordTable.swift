@@ -111,7 +111,8 @@ final class WordScratch {
     var lines: [Line] = []
     /// The text's bytes when it has several spans.
     var bytes: [UInt8] = []
-    /// A paragraph's nominal glyphs and where soft rules may start (`WordLineState`).
+    /// A paragraph's nominal glyphs and, per glyph, its character's start code
+    /// (`FaceWordProfile.startCode`: which soft rules may start there; `WordLineState`).
     var glyphs: [UInt32] = []
     var starts: [UInt8] = []
     var words = WordTable()
