@@ -271,19 +271,14 @@ static inline int loom_format3_matches(const uint8_t *d, unsigned len, unsigned 
     return loom_be16(d, len, aheadAt + 2 + 2 * ahead) == 0 ? 1 : 2;
 }
 
-/// The subtables of lookup `lookup` (bit 16 set: GPOS, else GSUB; a lookup for which
-/// loom_format3_subtables succeeds) whose rules can start at `glyph`, one bit each in the
-/// order HarfBuzz tries them (bit s: subtable s): those whose first input coverage has the
-/// glyph, and any without input glyphs. Every subtable when the lookup cannot be read.
-static inline uint64_t loom_lookup_start_subtables(hb_face_t *face, unsigned lookup, unsigned glyph) {
-    int gpos = (lookup >> 16) & 1;
-    hb_blob_t *blob = hb_face_reference_table(face, gpos ? HB_OT_TAG_GPOS : HB_OT_TAG_GSUB);
-    unsigned len = 0;
-    const uint8_t *d = (const uint8_t *)hb_blob_get_data(blob, &len);
-    unsigned subtables[64];
-    int n = d ? loom_format3_subtables(d, len, gpos, lookup & 0xFFFF, subtables, 64) : -1;
-    uint64_t found = n <= 0 ? ~(uint64_t)0 : 0;
-    for (int s = 0; s < n; s++) {
+/// Of the `n` subtables of a lookup (`subtables`, as loom_format3_subtables gives them, in
+/// the table `d`), those whose rules can start at `glyph`, one bit each in the order
+/// HarfBuzz tries them (bit s: subtable s): those whose first input coverage has the glyph,
+/// and any without input glyphs.
+static inline uint64_t loom_rules_start_subtables(const uint8_t *d, unsigned len, const unsigned *subtables, int n,
+                                                  unsigned glyph) {
+    uint64_t found = 0;
+    for (int s = 0; s < n && s < 64; s++) {
         unsigned sub = subtables[s] & 0x7FFFFFFFu;
         /* The first input coverage: after the glyph count and the lookup count of a context
            subtable, after the backtrack coverages and the input count of a chained one. */
@@ -295,41 +290,38 @@ static inline uint64_t loom_lookup_start_subtables(hb_face_t *face, unsigned loo
         if (loom_be16(d, len, inputs) == 0 || loom_covered(d, len, sub + loom_be16(d, len, first), glyph))
             found |= (uint64_t)1 << s;
     }
-    hb_blob_destroy(blob);
     return found;
 }
 
-/// Whether lookup `lookup` (bit 16 set: GPOS, else GSUB; a lookup for which
-/// loom_format3_subtables succeeds) applied to `glyphs` changes nothing: at each position,
-/// of the subtables whose rules can start there (`candidates[codes[pos]]`, as
-/// loom_lookup_start_subtables gives them for the position's glyph; code 0: none), the
-/// first that matches, as HarfBuzz tries them, if any, applies no lookup (the others cannot
-/// match there). Then it changes nothing either on any part of `glyphs` (with less context
-/// no subtable that failed can match, and the first one that matched can only fail).
+/// Whether a lookup (its `n` subtables `subtables` in the table `d`, as
+/// loom_format3_subtables gives them; none: 0) applied to `glyphs` changes nothing: at each
+/// position, of the subtables whose rules can start there (`candidates[codes[pos]]`, as
+/// loom_rules_start_subtables gives them for the position's glyph; code 0: none), the first
+/// that matches, as HarfBuzz tries them, if any, applies no lookup (the others cannot match
+/// there). Then it changes nothing either on any part of `glyphs` (with less context no
+/// subtable that failed can match, and the first one that matched can only fail).
 /// Returns 1 when so.
-static inline int loom_lookup_changes_nothing(hb_face_t *face, unsigned lookup, const uint64_t *candidates,
-                                            const uint32_t *glyphs, int count, const uint8_t *codes) {
-    int gpos = (lookup >> 16) & 1;
-    hb_blob_t *blob = hb_face_reference_table(face, gpos ? HB_OT_TAG_GPOS : HB_OT_TAG_GSUB);
-    unsigned len = 0;
-    const uint8_t *d = (const uint8_t *)hb_blob_get_data(blob, &len);
-    unsigned subtables[64];
-    int n = d ? loom_format3_subtables(d, len, gpos, lookup & 0xFFFF, subtables, 64) : -1;
-    int ok = n > 0;
-    uint64_t all = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (n > 0 ? n : 0)) - 1;
-    for (int pos = 0; ok && pos < count; pos++) {
+static inline int loom_rules_change_nothing(const uint8_t *d, unsigned len, const unsigned *subtables, int n,
+                                            const uint64_t *candidates, const uint32_t *glyphs, int count,
+                                            const uint8_t *codes) {
+    if (n <= 0 || n > 64 || d == NULL) return 0;
+    uint64_t all = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    for (int pos = 0; pos < count; pos++) {
         uint64_t m = candidates[codes[pos]] & all;
         while (m) {
             int s = __builtin_ctzll(m);
             m &= m - 1;
             int r = loom_format3_matches(d, len, subtables[s] & 0x7FFFFFFFu, (subtables[s] >> 31) != 0, glyphs, count, pos);
-            if (r == 2) ok = 0;
+            if (r == 2) return 0;
             if (r != 0) break;
         }
     }
-    hb_blob_destroy(blob);
-    return ok;
+    return 1;
 }
+
+/// The tags of the GSUB and GPOS tables (HarfBuzz's macros are not imported into Swift).
+static inline hb_tag_t loom_tag_gsub(void) { return HB_OT_TAG_GSUB; }
+static inline hb_tag_t loom_tag_gpos(void) { return HB_OT_TAG_GPOS; }
 
 /// Whether words of this face can be shaped apart and their advances added (the word
 /// cache). Of the lookups HarfBuzz applies (loom_default_lookups), every one that involves

@@ -5,7 +5,7 @@ import LoomLayout
 
 /// Which characters of a face the word path may use. Computed once per face and shared by
 /// every engine; a class, so that taking it for a measurement retains one object.
-final class FaceWordProfile: Sendable {
+final class FaceWordProfile: @unchecked Sendable {
     /// Whether words can be shaped apart in this face at all.
     let eligible: Bool
     /// Per ASCII character: `usableBit` (printable, with a glyph and no (hard) trigger),
@@ -20,11 +20,7 @@ final class FaceWordProfile: Sendable {
     /// Usable marks that are inputs of "soft" lookups (`softLookups`: contextual lookups
     /// that involve the space and that the word path evaluates itself).
     let softExtra: [UInt32: Bool]
-    let softLookups: [UInt32]
-    /// Per soft lookup, per start code (`startCode`): the subtables whose rules can start
-    /// at that character's glyph (`loom_lookup_start_subtables`; code 0: none), which
-    /// `loom_lookup_changes_nothing` tries at a position of that character.
-    let startSubtables: [[UInt64]]
+    let softLookups: [SoftLookup]
 
     static let usableBit: UInt8 = 1, softBit: UInt8 = 2, letterBit: UInt8 = 4, alnumBit: UInt8 = 8
     /// A usable letter that starts no soft rule.
@@ -56,18 +52,17 @@ final class FaceWordProfile: Sendable {
     }
 
     private init(eligible: Bool, asciiKind: [UInt8], extra: [UInt32: Bool], asciiGlyph: [UInt32],
-                 extraGlyph: [UInt32: UInt32], softExtra: [UInt32: Bool], softLookups: [UInt32],
-                 startSubtables: [[UInt64]]) {
+                 extraGlyph: [UInt32: UInt32], softExtra: [UInt32: Bool], softLookups: [SoftLookup]) {
         self.eligible = eligible; self.asciiKind = asciiKind; self.extra = extra; self.asciiGlyph = asciiGlyph
         self.extraGlyph = extraGlyph; self.softExtra = softExtra; self.softLookups = softLookups
-        self.startSubtables = startSubtables
     }
+
+    deinit { for lookup in softLookups { hb_blob_destroy(lookup.table) } }
 
     /// A face the word path does not use (nothing is usable).
     convenience init() {
         self.init(eligible: false, asciiKind: [UInt8](repeating: 0, count: 128), extra: [:],
-                  asciiGlyph: [UInt32](repeating: 0, count: 128), extraGlyph: [:], softExtra: [:], softLookups: [],
-                  startSubtables: [])
+                  asciiGlyph: [UInt32](repeating: 0, count: 128), extraGlyph: [:], softExtra: [:], softLookups: [])
     }
 
     convenience init(font: UnsafeMutablePointer<PangoFont>) {
@@ -99,21 +94,63 @@ final class FaceWordProfile: Sendable {
             extra[v] = ok(g)
             softExtra[v] = hb_set_has(softTriggers, g) != 0
         }
-        var lookups: [UInt32] = []
+        var lookups: [SoftLookup] = []
         var l = hb_codepoint_t.max  // HB_SET_VALUE_INVALID
-        while hb_set_next(soft, &l) != 0 { lookups.append(l) }
-        // Each lookup's subtables by the start code of the character at a position.
-        let startSubtables = lookups.map { lookup in
-            var byCode = [UInt64](repeating: 0, count: FaceWordProfile.startCodes)
-            for v in 0x21..<0x7F where kind[v] & FaceWordProfile.softBit != 0 {
-                byCode[v] = loom_lookup_start_subtables(face, lookup, glyphs[v])
-            }
-            for (k, v) in FaceWordProfile.standAlone.enumerated() where softExtra[v] == true {
-                byCode[128 + k] = loom_lookup_start_subtables(face, lookup, extraGlyph[v] ?? 0)
-            }
-            return byCode
+        while hb_set_next(soft, &l) != 0 {
+            lookups.append(SoftLookup(face, l) { subtables in
+                // The subtables by the start code of the character at a position.
+                var byCode = [UInt64](repeating: 0, count: FaceWordProfile.startCodes)
+                for v in 0x21..<0x7F where kind[v] & FaceWordProfile.softBit != 0 { byCode[v] = subtables(glyphs[v]) }
+                for (k, v) in FaceWordProfile.standAlone.enumerated() where softExtra[v] == true {
+                    byCode[128 + k] = subtables(extraGlyph[v] ?? 0)
+                }
+                return byCode
+            })
         }
         self.init(eligible: true, asciiKind: kind, extra: extra, asciiGlyph: glyphs, extraGlyph: extraGlyph,
-                  softExtra: softExtra, softLookups: lookups, startSubtables: startSubtables)
+                  softExtra: softExtra, softLookups: lookups)
+    }
+}
+
+/// A soft lookup as the word path checks it (`loom_rules_change_nothing`): its table (GSUB
+/// or GPOS, referenced for the profile's lifetime), its subtables (`loom_format3_subtables`)
+/// and, per start code (`FaceWordProfile.startCode`), the subtables whose rules can start
+/// at that character's glyph (`loom_rules_start_subtables`; code 0: none). Read once per
+/// face, not per paragraph.
+struct SoftLookup {
+    /// The table's blob (`hb_blob_t`), destroyed with the profile.
+    let table: OpaquePointer?
+    let data: UnsafePointer<UInt8>?
+    let length: UInt32
+    /// Empty when the lookup cannot be read: then every check says it may act.
+    let subtables: [UInt32]
+    let candidates: [UInt64]
+
+    /// `lookup`: its index, plus 1 << 16 in GPOS. `candidates` makes the per-code table from
+    /// a function giving the subtables that can start at a glyph.
+    init(_ face: OpaquePointer, _ lookup: UInt32, candidates: ((UInt32) -> UInt64) -> [UInt64]) {
+        let gpos = lookup >> 16 & 1
+        table = hb_face_reference_table(face, gpos != 0 ? loom_tag_gpos() : loom_tag_gsub())
+        var length: UInt32 = 0
+        data = hb_blob_get_data(table, &length).map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }
+        self.length = length
+        var found = [UInt32](repeating: 0, count: 64)
+        let n = data.map { loom_format3_subtables($0, length, Int32(gpos), lookup & 0xFFFF, &found, 64) } ?? -1
+        let subtables = n > 0 ? Array(found.prefix(Int(n))) : []
+        self.subtables = subtables
+        let data = self.data
+        self.candidates = candidates { glyph in
+            subtables.withUnsafeBufferPointer { loom_rules_start_subtables(data, length, $0.baseAddress, Int32($0.count), glyph) }
+        }
+    }
+
+    /// Whether the lookup changes nothing on `glyphs`, whose characters' start codes are `codes`.
+    func changesNothing(_ glyphs: [UInt32], _ codes: [UInt8]) -> Bool {
+        subtables.withUnsafeBufferPointer { subs in
+            candidates.withUnsafeBufferPointer { cands in
+                loom_rules_change_nothing(data, length, subs.baseAddress, Int32(subs.count), cands.baseAddress,
+                                          glyphs, Int32(glyphs.count), codes) != 0
+            }
+        }
     }
 }

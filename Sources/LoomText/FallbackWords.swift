@@ -232,7 +232,7 @@ extension PangoEngine {
                     if needsRules {
                         // The run of the text's font before this word ends here.
                         if k > 0 { appendNominalSpace(profile: profile, state: &state) }
-                        guard softRulesChangeNothing(profile: profile, font: base, state: &state) else { return false }
+                        guard softRulesChangeNothing(profile: profile, state: &state) else { return false }
                     }
                 }
                 if previousMark && markAfterOwn && !glued && !nextOwn { return false }
@@ -389,7 +389,7 @@ extension PangoEngine {
         }
         state.lines.append(.init(units: units, endsParagraph: true, empty: false, above: above, below: below,
                                  start: lineStart, end: lineEnd))
-        return !needsRules || softRulesChangeNothing(profile: profile, font: base, state: &state)
+        return !needsRules || softRulesChangeNothing(profile: profile, state: &state)
     }
 
     /// Whether the word path must shape a word of the text's font ending in byte `c` without

@@ -9,7 +9,7 @@ import LoomLayout
 // item in the text's font lies within one run of the text font's words between two such
 // words, the spaces at both ends included. So the paragraph is measured from words when no
 // word of the text's font had a glyph substituted in its own shaping and, on each such run's
-// nominal glyphs, the soft lookups change nothing (loom_lookup_changes_nothing: then they
+// nominal glyphs, the soft lookups change nothing (loom_rules_change_nothing: then they
 // change nothing on any part of the run either).
 
 extension PangoEngine {
@@ -36,25 +36,17 @@ extension PangoEngine {
     }
 
     /// Whether the soft lookups change nothing on the run; empties it.
-    func softRulesChangeNothing(profile: FaceWordProfile, font: EngineFont, state: inout WordLineState) -> Bool {
+    func softRulesChangeNothing(profile: FaceWordProfile, state: inout WordLineState) -> Bool {
         defer {
             state.glyphs.removeAll(keepingCapacity: true)
             state.starts.removeAll(keepingCapacity: true)
         }
-        if state.glyphs.isEmpty { return true }
-        guard let pangoFont = font.font, let face = loom_font_face(pangoFont) else { return false }
-        return softLookupsChangeNothing(face, profile: profile, state: state)
+        return state.glyphs.isEmpty || softLookupsChangeNothing(profile: profile, state: state)
     }
 
     /// Whether no rule of a soft lookup that applies a lookup matches in the run: at each
-    /// position, each lookup's subtables that can start at its character
-    /// (`FaceWordProfile.startSubtables`).
-    func softLookupsChangeNothing(_ face: OpaquePointer, profile: FaceWordProfile, state: borrowing WordLineState) -> Bool {
-        for (k, lookup) in profile.softLookups.enumerated() {
-            guard profile.startSubtables[k].withUnsafeBufferPointer({
-                loom_lookup_changes_nothing(face, lookup, $0.baseAddress, state.glyphs, Int32(state.glyphs.count), state.starts)
-            }) != 0 else { return false }
-        }
-        return true
+    /// position, each lookup's subtables that can start at its character (`SoftLookup`).
+    func softLookupsChangeNothing(profile: FaceWordProfile, state: borrowing WordLineState) -> Bool {
+        profile.softLookups.allSatisfy { $0.changesNothing(state.glyphs, state.starts) }
     }
 }

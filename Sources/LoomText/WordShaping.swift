@@ -426,13 +426,12 @@ extension PangoEngine {
         if needsRules {
             // Contextual lookups that involve the space (Inter's case-sensitive forms, its
             // × between digits) must change nothing anywhere in the paragraph
-            // (loom_lookup_changes_nothing). Then, with no glyph substituted in any word
+            // (loom_rules_change_nothing). Then, with no glyph substituted in any word
             // (each shaped as its nominal glyphs), the paragraph is its nominal glyphs when
             // these lookups run, in Pango's shaping of the whole paragraph as in the shaping
             // of any line of it (less context only makes a rule fail), and the words'
             // advances add up as without them.
-            guard !substituted, let pangoFont = font.font, let face = loom_font_face(pangoFont),
-                  softLookupsChangeNothing(face, profile: profile, state: state) else { return false }
+            guard !substituted, softLookupsChangeNothing(profile: profile, state: state) else { return false }
         }
         return true
     }

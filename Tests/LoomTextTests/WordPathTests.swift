@@ -138,7 +138,7 @@ final class WordPathTests: XCTestCase {
     /// Inter's contextual lookups that involve the space (case-sensitive punctuation next to
     /// capitals or digits, across spaces; × between digits): texts with their input
     /// characters are measured from words when those lookups change nothing in them
-    /// (loom_lookup_changes_nothing), and must agree with Pango at every width.
+    /// (loom_rules_change_nothing), and must agree with Pango at every width.
     func testContextualFormsAgreeWithPango() {
         let words = ["@handle_1", "·", "5h", "@Handle", "@HANDLE", "(note)", "(ABC)", "(1)", "[x]", "{a}", "fox", "x",
                      "3", "x2", "3x4", "X", "A", "B", "ABC", "HTTP:", "a:b", "-", "+", "=", "~", "•", "–", "—", "<b>",
