@@ -21,9 +21,20 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("font-dir"), help: "Extra font directory (repeatable).") var fontDirs: [String] = []
     @Flag(help: "Only the text scenarios: feed and feedtext from --trees-dir (with the cold rows), then mixed scripts against Latin.")
     var textOnly = false
+    @Option(help: "Only this paired scenario: coldtext (feedtext with its text cache emptied against feed) or scripts (the mixed-scripts feed against the Latin one, caches emptied).")
+    var scenario: String?
 
     func run() throws {
         let measurer = try makeTextMeasurer(fontDirs: fontDirs)
+        if let scenario {
+            let (dir, runs, json) = (treesDir, Swift.max(1, self.runs), self.json)
+            switch scenario {
+            case "coldtext": runWithLargeStack { Self.coldTextScenario(treesDir: dir, measurer: measurer, runs: runs, json: json) }
+            case "scripts": runWithLargeStack { Self.scriptScenario(treesDir: dir, measurer: measurer, runs: runs, json: json) }
+            default: throw ValidationError("--scenario is coldtext or scripts")
+            }
+            return
+        }
         var files = tree
         var scenarios = false
         if textOnly {
