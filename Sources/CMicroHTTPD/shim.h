@@ -89,11 +89,6 @@ loom_mhd_start(unsigned int flags,
         MHD_OPTION_END);
 }
 
-static inline int loom_mhd_has_epoll(void)
-{
-    return MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES;
-}
-
 /* The client's address of a connection, or NULL. */
 static inline const struct sockaddr *
 loom_mhd_client_address(struct MHD_Connection *connection)
