@@ -24,20 +24,22 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Only this paired scenario: coldtext (feedtext with its text cache emptied against feed) or scripts (the mixed-scripts feed against the Latin one, caches emptied).")
     var scenario: String?
 
+    /// The paired scenarios, in the order they run.
+    static let pairedScenarios = ["coldtext", "scripts"]
+
+    func validate() throws {
+        if let scenario, !Self.pairedScenarios.contains(scenario) {
+            throw ValidationError("--scenario is " + Self.pairedScenarios.joined(separator: " or "))
+        }
+    }
+
     func run() throws {
         let measurer = try makeTextMeasurer(fontDirs: fontDirs)
-        if let scenario {
-            let (dir, runs, json) = (treesDir, Swift.max(1, self.runs), self.json)
-            switch scenario {
-            case "coldtext": runWithLargeStack { Self.coldTextScenario(treesDir: dir, measurer: measurer, runs: runs, json: json) }
-            case "scripts": runWithLargeStack { Self.scriptScenario(treesDir: dir, measurer: measurer, runs: runs, json: json) }
-            default: throw ValidationError("--scenario is coldtext or scripts")
-            }
-            return
-        }
         var files = tree
         var scenarios = false
-        if textOnly {
+        if scenario != nil {
+            files = []
+        } else if textOnly {
             files = ["feed.json", "feedtext.json"].map { treesDir + "/" + $0 }
         } else if files.isEmpty {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: treesDir)) ?? []
@@ -54,6 +56,7 @@ struct BenchCommand: ParsableCommand {
             outputOverride = o
         }
         let json = self.json
+        let paired = scenario.map { [$0] } ?? (scenarios || textOnly ? Self.pairedScenarios : [])
         // On stderr: the lines on stdout are the results (one JSON object each with --json).
         FileHandle.standardError.write(Data("loom bench: allocator \(Allocator.description)\n".utf8))
         runWithLargeStack {
@@ -86,8 +89,10 @@ struct BenchCommand: ParsableCommand {
             if scenarios {
                 Self.cacheScenarios(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
             }
-            if scenarios || textOnly {
+            if paired.contains("coldtext") {
                 Self.coldTextScenario(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
+            }
+            if paired.contains("scripts") {
                 Self.scriptScenario(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
             }
         }
