@@ -242,6 +242,17 @@ static inline int loom_covered(const uint8_t *d, unsigned len, unsigned offset, 
     return 0;
 }
 
+/// Where the input of the format-3 (chained) contextual subtable at `sub` is: the number of
+/// input glyphs, and the offset of the first of their coverage offsets (after the glyph
+/// count and the lookup count of a context subtable; after the backtrack coverages and the
+/// input count of a chained one).
+static inline unsigned loom_format3_input(const uint8_t *d, unsigned len, unsigned sub, int chained,
+                                          unsigned *coverages) {
+    unsigned countAt = chained ? sub + 4 + 2 * loom_be16(d, len, sub + 2) : sub + 2;
+    *coverages = chained ? countAt + 2 : sub + 6;
+    return loom_be16(d, len, countAt);
+}
+
 /// Whether the format-3 (chained) contextual subtable at `sub` matches `glyphs` (`count` of
 /// them, no glyph skipped) with its first input glyph at `pos`: 0 when not, 1 when it does
 /// and does nothing (no nested lookup: an "ignore" rule), 2 when it does and applies
@@ -249,21 +260,15 @@ static inline int loom_covered(const uint8_t *d, unsigned len, unsigned offset, 
 /// text the lookup sees.
 static inline int loom_format3_matches(const uint8_t *d, unsigned len, unsigned sub, int chained,
                                        const uint32_t *glyphs, int count, int pos) {
-    if (!chained) {
-        unsigned n = loom_be16(d, len, sub + 2);
-        if (pos + (int)n > count) return 0;
-        for (unsigned k = 0; k < n; k++)
-            if (!loom_covered(d, len, sub + loom_be16(d, len, sub + 6 + 2 * k), glyphs[pos + k])) return 0;
-        return loom_be16(d, len, sub + 4) == 0 ? 1 : 2;
-    }
-    unsigned back = loom_be16(d, len, sub + 2);
-    unsigned inputAt = sub + 4 + 2 * back;
-    unsigned input = loom_be16(d, len, inputAt);
-    unsigned aheadAt = inputAt + 2 + 2 * input;
-    unsigned ahead = loom_be16(d, len, aheadAt);
+    unsigned inputAt;
+    unsigned input = loom_format3_input(d, len, sub, chained, &inputAt);
+    unsigned back = chained ? loom_be16(d, len, sub + 2) : 0;
+    unsigned aheadAt = inputAt + 2 * input;
+    unsigned ahead = chained ? loom_be16(d, len, aheadAt) : 0;
     if (pos - (int)back < 0 || pos + (int)input + (int)ahead > count) return 0;
     for (unsigned k = 0; k < input; k++)
-        if (!loom_covered(d, len, sub + loom_be16(d, len, inputAt + 2 + 2 * k), glyphs[pos + k])) return 0;
+        if (!loom_covered(d, len, sub + loom_be16(d, len, inputAt + 2 * k), glyphs[pos + k])) return 0;
+    if (!chained) return loom_be16(d, len, sub + 4) == 0 ? 1 : 2;
     for (unsigned k = 0; k < back; k++)   /* backtrack[0] is the glyph just before the input */
         if (!loom_covered(d, len, sub + loom_be16(d, len, sub + 4 + 2 * k), glyphs[pos - 1 - k])) return 0;
     for (unsigned k = 0; k < ahead; k++)
@@ -279,15 +284,9 @@ static inline uint64_t loom_rules_start_subtables(const uint8_t *d, unsigned len
                                                   unsigned glyph) {
     uint64_t found = 0;
     for (int s = 0; s < n && s < 64; s++) {
-        unsigned sub = subtables[s] & 0x7FFFFFFFu;
-        /* The first input coverage: after the glyph count and the lookup count of a context
-           subtable, after the backtrack coverages and the input count of a chained one. */
-        unsigned inputs = sub + 2, first = sub + 6;
-        if (subtables[s] >> 31) {
-            inputs = sub + 4 + 2 * loom_be16(d, len, sub + 2);
-            first = inputs + 2;
-        }
-        if (loom_be16(d, len, inputs) == 0 || loom_covered(d, len, sub + loom_be16(d, len, first), glyph))
+        unsigned sub = subtables[s] & 0x7FFFFFFFu, first;
+        unsigned input = loom_format3_input(d, len, sub, (subtables[s] >> 31) != 0, &first);
+        if (input == 0 || loom_covered(d, len, sub + loom_be16(d, len, first), glyph))
             found |= (uint64_t)1 << s;
     }
     return found;
