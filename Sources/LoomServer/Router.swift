@@ -196,11 +196,13 @@ public final class Router: @unchecked Sendable {
             request.cancellation.onCancel { budget.cancel() }
             let accepted = pool.submit {
                 if let pending {
-                    let outcome = pending.run(budget: budget)
-                    if let key = outcome.key, Router.matches(ifNoneMatch, key: key) {
-                        return finish(Router.notModified(outcome, route: .layout))
+                    // Answered before the request's tree and layout are freed (`run(budget:deliver:)`).
+                    pending.run(budget: budget) { outcome in
+                        if let key = outcome.key, Router.matches(ifNoneMatch, key: key) {
+                            return finish(Router.notModified(outcome, route: .layout))
+                        }
+                        finish(Router.layoutResponse(outcome))
                     }
-                    finish(Router.layoutResponse(outcome))
                 } else {
                     // Each item gets its own budget, drawn from the request's.
                     let outcome = service.batch(body: request.body, budget: budget, forEachParallel: LayoutPool.forEachParallel)

@@ -187,14 +187,30 @@ public final class LayoutService: @unchecked Sendable {
         /// bounds the layout's work and time. A budget already stopped (its client left,
         /// its deadline passed while it waited) stops it before decoding.
         public func run(budget: LayoutBudget? = nil) -> LayoutOutcome {
-            if let budget, budget.shouldStop() { return LayoutOutcome(error: LayoutService.error(for: budget)) }
+            runKeepingTree(budget: budget).0
+        }
+
+        /// `run(budget:)`, handing the outcome to `deliver` (once) while the decoded tree and
+        /// its layout are still alive: they are freed after `deliver` returns, so that an
+        /// answer waits for the encoding, not for freeing every element and layout of a
+        /// large tree.
+        public func run(budget: LayoutBudget? = nil, deliver: (LayoutOutcome) -> Void) {
+            let (outcome, kept) = runKeepingTree(budget: budget)
+            withExtendedLifetime(kept) { deliver(outcome) }
+        }
+
+        /// The outcome, and what it was made from (the decoded request and, unless the
+        /// response cache answered the decoded tree, its layout), for the caller to free.
+        func runKeepingTree(budget: LayoutBudget?) -> (LayoutOutcome, kept: (request: LayoutRequest, layout: Layout?)?) {
+            if let budget, budget.shouldStop() { return (LayoutOutcome(error: LayoutService.error(for: budget)), nil) }
             do {
                 let request = try service.decoder.decode(body: body)
-                let (key, outcome) = try service.layout(request, format: format, budget: budget ?? service.makeBudget())
+                let (key, outcome, layout) = try service.layoutKeepingTree(request, format: format,
+                                                                           budget: budget ?? service.makeBudget())
                 service.rawIndex.set(key, for: rawKey, cost: 128)
-                return outcome
+                return (outcome, (request, layout))
             } catch {
-                return LayoutOutcome(error: error)
+                return (LayoutOutcome(error: error), nil)
             }
         }
     }
@@ -247,8 +263,16 @@ public final class LayoutService: @unchecked Sendable {
     /// when the layout stops before its end (budget, deadline, cancellation).
     public func layout(_ request: LayoutRequest, format: OutputFormat = .json,
                        budget: LayoutBudget) throws -> (ResponseKey, LayoutOutcome) {
+        let (key, outcome, _) = try layoutKeepingTree(request, format: format, budget: budget)
+        return (key, outcome)
+    }
+
+    /// `layout(_:format:budget:)`, also returning the layout it computed (nil for a cached
+    /// answer), for a caller that frees it after answering.
+    func layoutKeepingTree(_ request: LayoutRequest, format: OutputFormat,
+                           budget: LayoutBudget) throws -> (ResponseKey, LayoutOutcome, Layout?) {
         let key = responseKey(request, format)
-        if let cached = responseCache.value(for: key) { return (key, answer(from: cached, format)) }
+        if let cached = responseCache.value(for: key) { return (key, answer(from: cached, format), nil) }
         metrics?.cacheMiss()
         let layout = try computeLayout(request, budget: budget)
         if request.includeText && request.output.hasLayout && format == .json {
@@ -264,7 +288,7 @@ public final class LayoutService: @unchecked Sendable {
         }
         let hex = key.hex
         responseCache.set(CachedResponse(body: body, keyHex: hex, format: format), for: key, cost: body.count + 224)
-        return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: body, key: hex, cacheHit: false))
+        return (key, LayoutOutcome(status: 200, contentType: format.contentType, body: body, key: hex, cacheHit: false), layout)
     }
 
     /// Lay a decoded request out (no response cache; the subtree cache is used), without
