@@ -20,6 +20,12 @@ out is shown as such and is never "best") and writes the same rows as JSON to --
 Loom's "layout" is the number to set against the peers' (both are layout only); "total"
 adds Loom's JSON decode and encode, which the peers' numbers do not include.
 
+--rounds N (default 1) times every tree N times in turns (Loom, then each peer, N times over)
+and gives each ratio as the median of the rounds' own ratios, with their range: on a machine
+whose speed moves between phases (a shared VM), one round's ratio moves with the phase it
+fell in; the median of several is not moved by one slow phase, and the range shows the
+spread. The medians in ms are then the medians of the rounds' medians.
+
 The yoga_* trees (the synthetic shapes as Yoga trees, scale 1) are also checked for frames:
 `loom layout FILE`, Yoga (poga, driven as Texture drives it) and Taffy (stretchable) each lay
 the tree out once, and every node's absolute frame is compared in tree order. Loom must equal
@@ -142,6 +148,59 @@ def fmt_ratio(v):
     return "-" if v is None else (f"{v:.2f}x" if v < 100 else f"{v:.0f}x")
 
 
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def combine_rounds(rounds):
+    """One Loom result and one result per peer from the rounds: medians of the rounds'
+    medians (a single round is returned as it is)."""
+    if len(rounds) == 1:
+        return rounds[0]
+    louts = [lr for lr, _ in rounds if lr["status"] == "ok"]
+    if len(louts) < len(rounds):
+        return next(lr for lr, _ in rounds if lr["status"] != "ok"), rounds[0][1]
+    lr = dict(louts[0])
+    for key in ("median_ms", "p90_ms"):
+        phases = louts[0].get(key) or {}
+        lr[key] = {ph: median([o[key][ph] for o in louts if o.get(key) and o[key].get(ph) is not None])
+                   for ph in phases}
+    pr = []
+    for k, first in enumerate(rounds[0][1]):
+        mine = [p[k] for _, p in rounds if k < len(p)]
+        ok = [p for p in mine if p.get("status") == "ok" and p.get("median_ms") is not None]
+        if len(ok) < len(mine):
+            pr.append(next(p for p in mine if p not in ok))
+            continue
+        merged = dict(first)
+        merged["median_ms"] = median([p["median_ms"] for p in ok])
+        if all(p.get("p90_ms") is not None for p in ok):
+            merged["p90_ms"] = median([p["p90_ms"] for p in ok])
+        pr.append(merged)
+    return lr, pr
+
+
+def round_ratios(rounds, engine, phase):
+    """Per round: Loom's median of `phase` over that round's median of `engine`."""
+    out = []
+    for lr, pr in rounds:
+        peer = next((p for p in pr if p.get("engine") == engine and p.get("status") == "ok"), None)
+        value = (lr.get("median_ms") or {}).get(phase)
+        if peer and peer.get("median_ms") and value is not None:
+            out.append(value / peer["median_ms"])
+    return out
+
+
+def fmt_ratio_range(row, key):
+    per = row.get(f"ratio_{key}_to_best_rounds")
+    text = fmt_ratio(row[f"ratio_{key}_to_best"])
+    if per and len(per) > 1:
+        text += f" ({min(per):.2f}-{max(per):.2f})"
+    return text
+
+
 def best_peer(results):
     ok = [r for r in results if r.get("status") == "ok" and r.get("median_ms") is not None]
     if not ok:
@@ -167,6 +226,8 @@ def main(argv=None):
     ap.add_argument("--trees", default=peers.DEFAULT_TREES)
     ap.add_argument("--tree", action="append", default=[], help="tree name or file; repeatable")
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="time each tree this many times in turns, Loom then the peers (ratios: median of the rounds')")
     ap.add_argument("--warmup", type=int, default=3, help="peers' untimed warm-up runs")
     ap.add_argument("--engines", default="taffy,yoga")
     ap.add_argument("--budget", type=float, default=20.0, help="seconds per tree and peer engine")
@@ -178,6 +239,8 @@ def main(argv=None):
                     help="only check the yoga_* trees' frames against Yoga and Taffy, no timings")
     args = ap.parse_args(argv)
 
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
     loom = os.path.abspath(args.loom)
     if not os.access(loom, os.X_OK):
         ap.error(f"loom binary not found or not executable: {loom} (swift build -c release, or --loom)")
@@ -197,15 +260,22 @@ def main(argv=None):
             frames[name] = check_frames(loom, py, path, args.budget, args.loom_timeout)
         if args.frames_only:
             continue
-        print(f"# {name}: loom ...", file=sys.stderr, flush=True)
-        lr = run_loom(loom, path, args.runs, args.loom_timeout)
-        if prior is not None:
-            pr = prior.get(name, [])
-        else:
-            pr = []
-            for eng in engines:
-                print(f"# {name}: {eng} ...", file=sys.stderr, flush=True)
-                pr.append(peers.run_pair(py, path, name, eng, args.runs, args.warmup, args.budget, 300.0))
+        rounds = []
+        for k in range(args.rounds):
+            tag = f" (round {k + 1} of {args.rounds})" if args.rounds > 1 else ""
+            print(f"# {name}: loom ...{tag}", file=sys.stderr, flush=True)
+            lr = run_loom(loom, path, args.runs, args.loom_timeout)
+            if prior is not None:
+                pr = prior.get(name, [])
+            else:
+                pr = []
+                for eng in engines:
+                    print(f"# {name}: {eng} ...{tag}", file=sys.stderr, flush=True)
+                    pr.append(peers.run_pair(py, path, name, eng, args.runs, args.warmup, args.budget, 300.0))
+            rounds.append((lr, pr))
+            if lr["status"] != "ok":
+                break
+        lr, pr = combine_rounds(rounds)
         best = best_peer(pr)
         lm = lr.get("median_ms") or {}
         lp = lr.get("p90_ms") or {}
@@ -227,6 +297,14 @@ def main(argv=None):
             "ratio_layout_to_best": (layout / best["median_ms"]) if best and layout is not None else None,
             "ratio_total_to_best": (total / best["median_ms"]) if best and total is not None else None,
         }
+        if len(rounds) > 1 and best:
+            # Each round's ratio against that round's time of the same peer, then their median.
+            for key, phase in (("layout", "layout"), ("total", "total")):
+                per = round_ratios(rounds, best["engine"], phase)
+                if per:
+                    row[f"ratio_{key}_to_best"] = median(per)
+                    row[f"ratio_{key}_to_best_rounds"] = per
+            row["rounds"] = len(rounds)
         if lr["status"] == "ok" and lr.get("nodes") == 0 and peer_nodes:
             # `loom bench` on a tree it rejects times nothing: not a result
             row["loom_status"] = lr["status"] = "error"
@@ -251,7 +329,7 @@ def main(argv=None):
         loom_t = fmt_ms(r["loom_total_median_ms"]) if r["loom_status"] == "ok" else "-"
         table.append([r["tree"], str(r["nodes"] if r["nodes"] is not None else "-"), loom_l, loom_t,
                       r["best_peer"] or "none finished", fmt_ms(r["best_peer_median_ms"]),
-                      fmt_ratio(r["ratio_layout_to_best"]), fmt_ratio(r["ratio_total_to_best"]),
+                      fmt_ratio_range(r, "layout"), fmt_ratio_range(r, "total"),
                       ", ".join(others)])
     widths = [max(len(h), *(len(row[i]) for row in table)) if table else len(h) for i, h in enumerate(header)]
     if table:
@@ -259,7 +337,9 @@ def main(argv=None):
         print("  ".join("-" * w for w in widths))
         for row in table:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
-        print("(medians in ms; ratios < 1: Loom faster than the best peer)")
+        print("(medians in ms; ratios < 1: Loom faster than the best peer"
+              + (f"; over {args.rounds} rounds: the median of the rounds' ratios, their range in brackets)"
+                 if args.rounds > 1 else ")"))
     for r in rows:
         if r.get("loom_error"):
             print(f"loom failed on {r['tree']}: {r['loom_error']}", file=sys.stderr)
@@ -286,7 +366,7 @@ def main(argv=None):
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         with open(args.out, "w") as f:
-            json.dump({"started": started, "loom": loom, "runs": args.runs,
+            json.dump({"started": started, "loom": loom, "runs": args.runs, "rounds": args.rounds,
                        "budget_s": args.budget, "rows": rows, "frames": frames}, f, indent=1)
             f.write("\n")
         print(f"written {args.out}", file=sys.stderr)
