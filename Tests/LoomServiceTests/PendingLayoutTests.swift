@@ -56,6 +56,22 @@ final class PendingLayoutTests: XCTestCase {
         XCTAssertNil(kept?.layout ?? nil, "no layout was computed")
     }
 
+    func testALayoutStoppedByItsBudgetKeepsItsTreeButNoLayout() throws {
+        var configuration = ServiceConfiguration()
+        configuration.budget.measurements = 3
+        configuration.budget.measurementsPerElement = 0
+        let service = LayoutService(configuration: configuration, textMeasurer: nil)
+        let wide = Array(("{\"root\": {\"type\": \"stack\", \"children\": ["
+            + (0..<10).map { _ in #"{"type": "node", "style": {"width": 5, "height": 5}}"# }.joined(separator: ", ")
+            + "]}}").utf8)
+        let (outcome, kept) = try XCTUnwrap(pending(service, wide)).runKeepingTree(budget: nil)
+        XCTAssertEqual(outcome.status, 422, String(decoding: outcome.body, as: UTF8.self))
+        XCTAssertEqual(TestJSON.object(outcome.body)["error"].flatMap { ($0 as? [String: Any])?["code"] as? String },
+                       "budget_exceeded")
+        XCTAssertEqual(kept?.request.root.layoutChildren.count, 10, "the decoded tree is the caller's to free")
+        XCTAssertNil(kept?.layout ?? nil)
+    }
+
     func testErrorsAndStoppedBudgetsKeepNothing() throws {
         let service = LayoutService(textMeasurer: nil)
         let bad = Array(#"{"root": {"type": "ratio", "ratio": 0, "child": {"type": "node"}}}"#.utf8)

@@ -199,18 +199,25 @@ public final class LayoutService: @unchecked Sendable {
             withExtendedLifetime(kept) { deliver(outcome) }
         }
 
-        /// The outcome, and what it was made from (the decoded request and, unless the
-        /// response cache answered the decoded tree, its layout), for the caller to free.
+        /// The outcome, and what it was made from for the caller to free: the decoded request
+        /// (nil when the body did not decode) and its layout (nil when the response cache
+        /// answered the decoded tree, or the layout stopped).
         func runKeepingTree(budget: LayoutBudget?) -> (LayoutOutcome, kept: (request: LayoutRequest, layout: Layout?)?) {
             if let budget, budget.shouldStop() { return (LayoutOutcome(error: LayoutService.error(for: budget)), nil) }
+            let request: LayoutRequest
             do {
-                let request = try service.decoder.decode(body: body)
+                request = try service.decoder.decode(body: body)
+            } catch {
+                return (LayoutOutcome(error: error), nil)
+            }
+            do {
                 let (key, outcome, layout) = try service.layoutKeepingTree(request, format: format,
                                                                            budget: budget ?? service.makeBudget())
                 service.rawIndex.set(key, for: rawKey, cost: 128)
                 return (outcome, (request, layout))
             } catch {
-                return (LayoutOutcome(error: error), nil)
+                // A layout stopped by its budget is often a large tree: freed after the answer too.
+                return (LayoutOutcome(error: error), (request, nil))
             }
         }
     }
