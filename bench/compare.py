@@ -37,6 +37,7 @@ the timings.
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -148,12 +149,6 @@ def fmt_ratio(v):
     return "-" if v is None else (f"{v:.2f}x" if v < 100 else f"{v:.0f}x")
 
 
-def median(values):
-    v = sorted(values)
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-
-
 def combine_rounds(rounds):
     """One Loom result and one result per peer from the rounds: medians of the rounds'
     medians (a single round is returned as it is)."""
@@ -165,7 +160,7 @@ def combine_rounds(rounds):
     lr = dict(louts[0])
     for key in ("median_ms", "p90_ms"):
         phases = louts[0].get(key) or {}
-        lr[key] = {ph: median([o[key][ph] for o in louts if o.get(key) and o[key].get(ph) is not None])
+        lr[key] = {ph: statistics.median([o[key][ph] for o in louts if o.get(key) and o[key].get(ph) is not None])
                    for ph in phases}
     pr = []
     for k, first in enumerate(rounds[0][1]):
@@ -175,9 +170,9 @@ def combine_rounds(rounds):
             pr.append(next(p for p in mine if p not in ok))
             continue
         merged = dict(first)
-        merged["median_ms"] = median([p["median_ms"] for p in ok])
+        merged["median_ms"] = statistics.median([p["median_ms"] for p in ok])
         if all(p.get("p90_ms") is not None for p in ok):
-            merged["p90_ms"] = median([p["p90_ms"] for p in ok])
+            merged["p90_ms"] = statistics.median([p["p90_ms"] for p in ok])
         pr.append(merged)
     return lr, pr
 
@@ -299,11 +294,11 @@ def main(argv=None):
         }
         if len(rounds) > 1 and best:
             # Each round's ratio against that round's time of the same peer, then their median.
-            for key, phase in (("layout", "layout"), ("total", "total")):
+            for phase in ("layout", "total"):
                 per = round_ratios(rounds, best["engine"], phase)
                 if per:
-                    row[f"ratio_{key}_to_best"] = median(per)
-                    row[f"ratio_{key}_to_best_rounds"] = per
+                    row[f"ratio_{phase}_to_best"] = statistics.median(per)
+                    row[f"ratio_{phase}_to_best_rounds"] = per
             row["rounds"] = len(rounds)
         if lr["status"] == "ok" and lr.get("nodes") == 0 and peer_nodes:
             # `loom bench` on a tree it rejects times nothing: not a result
