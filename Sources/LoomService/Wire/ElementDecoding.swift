@@ -1,27 +1,92 @@
 import LoomLayout
 
 /// Elements: an element object is read member by member into `ElementFields`, then built
-/// by its kind (`ElementKinds`) and checked against the members that kind accepts.
+/// by its kind (`ElementKinds`) and checked against the members that kind accepts. A `node`
+/// whose `type` comes first is read straight into its parts while its members are those of a
+/// leaf (`id`, `style`): the most common element there is needs no `ElementFields`.
 extension DecodeState {
     mutating func element() throws -> LayoutElement {
         depth += 1
         defer { depth -= 1 }
         try countElement()
-        var fields = ElementFields()
-        fields.fractionalLimitStylesBefore = fractionalLimitStyles
+        guard try reader.beginObject("an element") else { throw reader.fail("an element needs a 'type'") }
         var seen: UInt64 = 0, unknown: String?, previous = elementOrder.start
-        if try reader.beginObject("an element") {
-            repeat {
-                // Members are guessed by the element's kind once its type is read.
-                let context = elementOrder.context(fields.kind?.rawValue ?? ElementKind.ID.allCases.count)
-                guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown, order: elementOrder, context: context,
-                                                previous: &previous)
-                else { continue }
-                try member(elementNames.values[k], &fields)
-            } while try reader.scanner.nextMember()
+        let type = ElementField.type.rawValue
+        guard reader.scanner.memberName(type, of: elementNames) else {
+            var fields = ElementFields()
+            fields.fractionalLimitStylesBefore = fractionalLimitStyles
+            try nextMember(&fields, seen: &seen, unknown: &unknown, previous: &previous)
+            return try remainingMembers(&fields, seen: &seen, unknown: &unknown, previous: &previous)
+        }
+        // `type` first, as clients write it: the kind is known from here on.
+        seen = ElementField.type.bit
+        previous = type
+        reader.path.push(elementNames.staticNames[type])
+        let kind = try kind()
+        reader.path.pop()
+        if kind == .node { return try node(seen: seen, previous: previous) }
+        var fields = ElementFields()
+        fields.kind = kind
+        fields.fractionalLimitStylesBefore = fractionalLimitStyles
+        return try remainingMembers(&fields, seen: &seen, unknown: &unknown, previous: &previous)
+    }
+
+    /// The element's members after the one just read, then the element they describe.
+    private mutating func remainingMembers(_ fields: inout ElementFields, seen: inout UInt64, unknown: inout String?,
+                                           previous: inout Int) throws -> LayoutElement {
+        while try reader.scanner.nextMember() {
+            try nextMember(&fields, seen: &seen, unknown: &unknown, previous: &previous)
         }
         guard let kind = fields.kind else { throw reader.fail("an element needs a 'type'") }
         return try checkedElement(kind, &fields, seen: seen, unknown: unknown)
+    }
+
+    /// Reads the member at the cursor into `fields`.
+    @inline(__always) private mutating func nextMember(_ fields: inout ElementFields, seen: inout UInt64, unknown: inout String?,
+                                                       previous: inout Int) throws {
+        // Members are guessed by the element's kind once its type is read.
+        let context = elementOrder.context(fields.kind?.rawValue ?? ElementKind.ID.allCases.count)
+        guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown, order: elementOrder, context: context,
+                                        previous: &previous)
+        else { return }
+        try member(elementNames.values[k], &fields)
+    }
+
+    /// A `node` element after its `type`: made at once, as a leaf, and its `id` and `style`
+    /// read straight into it (a style read elsewhere and copied in costs more than reading it).
+    /// Any other member (or an unknown one) hands what was read to `ElementFields` and the
+    /// general way, and the node made is dropped.
+    private mutating func node(seen: UInt64, previous: Int) throws -> LayoutElement {
+        var seen = seen, previous = previous, unknown: String?
+        let before = fractionalLimitStyles
+        let node = DisplayNode()
+        var yogaBox: LayoutElement.YogaStyleBox?, yogaFirstField = -1
+        let context = elementOrder.context(ElementKind.ID.node.rawValue)
+        while try reader.scanner.nextMember() {
+            guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown, order: elementOrder, context: context,
+                                            previous: &previous)
+            else { break }
+            let field = elementNames.values[k]
+            reader.path.push(elementNames.staticNames[k])
+            if field == .style {
+                try style(into: &node.style, yogaBox: &yogaBox, yogaFirstField: &yogaFirstField)
+            } else if field == .id {
+                node.id = try id()
+            } else {
+                reader.path.pop()
+                var fields = ElementFields(node, fractionalLimitStylesBefore: before, yogaBox: yogaBox, yogaFirstField: yogaFirstField)
+                try member(field, &fields)
+                return try remainingMembers(&fields, seen: &seen, unknown: &unknown, previous: &previous)
+            }
+            reader.path.pop()
+        }
+        if unknown != nil {
+            // An unknown member (its value skipped): the general way reads the rest and fails.
+            var fields = ElementFields(node, fractionalLimitStylesBefore: before, yogaBox: yogaBox, yogaFirstField: yogaFirstField)
+            return try remainingMembers(&fields, seen: &seen, unknown: &unknown, previous: &previous)
+        }
+        if let yogaBox { node.yogaStyleBox = yogaBox }
+        return node
     }
 
     /// The depth and element-count limits, checked as an element begins.
@@ -101,7 +166,7 @@ extension DecodeState {
         switch field {
         case .type: fields.kind = try kind()
         case .id: fields.id = try id()
-        case .style: try style(into: &fields)
+        case .style: try style(into: &fields.style, yogaBox: &fields.yogaBox, yogaFirstField: &fields.yogaFirstField)
         case .direction: fields.direction = try reader.name(directionNames)
         case .spacing: fields.spacing = try reader.number()
         case .justifyContent: fields.justifyContent = try reader.name(justifyNames)

@@ -13,7 +13,11 @@ extension DecodeState {
     /// Case names, and `preferredFrameSize` (Texture's older name for preferredSize).
     static let styleFields = NameTable(StyleField.allCases.map { ("\($0)", $0) } + [("preferredFrameSize", .preferredSize)])
 
-    @inline(never) mutating func style(into fields: inout ElementFields) throws {
+    /// Reads a `style` object into `style`; Yoga fields, if it has any, into `yogaBox` (stored,
+    /// possibly shared with the previous element's) with the first one's entry in `styleNames`
+    /// in `yogaFirstField` (a spec must have none).
+    @inline(never) mutating func style(into style: inout LayoutElementStyle, yogaBox: inout LayoutElement.YogaStyleBox?,
+                                       yogaFirstField: inout Int) throws {
         var seen: UInt64 = 0, unknown: String?, previous = styleOrder.start
         var yogaFields = false
         guard try reader.beginObject("style") else { return }
@@ -23,41 +27,41 @@ extension DecodeState {
             else { continue }
             reader.path.push(styleNames.staticNames[k])
             switch styleNames.values[k] {
-            case .width: fields.style.width = try reader.dimension()
-            case .height: fields.style.height = try reader.dimension()
-            case .minWidth: fields.style.minWidth = try reader.dimension()
-            case .maxWidth: fields.style.maxWidth = try reader.dimension()
-            case .minHeight: fields.style.minHeight = try reader.dimension()
-            case .maxHeight: fields.style.maxHeight = try reader.dimension()
-            case .preferredSize: fields.style.setPreferredSize(try reader.size(styleNames.names[k]))
-            case .minSize: fields.style.setMinSize(try reader.size("minSize"))
-            case .maxSize: fields.style.setMaxSize(try reader.size("maxSize"))
-            case .flexGrow: fields.style.flexGrow = try reader.flexFactor()
-            case .flexShrink: fields.style.flexShrink = try reader.flexFactor()
-            case .flexBasis: fields.style.flexBasis = try reader.dimension()
-            case .alignSelf: fields.style.alignSelf = try reader.name(alignSelfNames)
-            case .spacingBefore: fields.style.spacingBefore = try reader.number()
-            case .spacingAfter: fields.style.spacingAfter = try reader.number()
-            case .ascender: fields.style.ascender = try reader.number()
-            case .descender: fields.style.descender = try reader.number()
-            case .layoutPosition: fields.style.layoutPosition = try reader.point("layoutPosition")
-            case .sizeRange: try relativeSizeRange(into: &fields.style)
+            case .width: style.width = try reader.dimension()
+            case .height: style.height = try reader.dimension()
+            case .minWidth: style.minWidth = try reader.dimension()
+            case .maxWidth: style.maxWidth = try reader.dimension()
+            case .minHeight: style.minHeight = try reader.dimension()
+            case .maxHeight: style.maxHeight = try reader.dimension()
+            case .preferredSize: style.setPreferredSize(try reader.size(styleNames.names[k]))
+            case .minSize: style.setMinSize(try reader.size("minSize"))
+            case .maxSize: style.setMaxSize(try reader.size("maxSize"))
+            case .flexGrow: style.flexGrow = try reader.flexFactor()
+            case .flexShrink: style.flexShrink = try reader.flexFactor()
+            case .flexBasis: style.flexBasis = try reader.dimension()
+            case .alignSelf: style.alignSelf = try reader.name(alignSelfNames)
+            case .spacingBefore: style.spacingBefore = try reader.number()
+            case .spacingAfter: style.spacingAfter = try reader.number()
+            case .ascender: style.ascender = try reader.number()
+            case .descender: style.descender = try reader.number()
+            case .layoutPosition: style.layoutPosition = try reader.point("layoutPosition")
+            case .sizeRange: try relativeSizeRange(into: &style)
             case .flexDirection, .direction, .justifyContent, .alignItems, .flexWrap, .positionType, .position, .margin, .padding,
                  .border, .aspectRatio:
                 if !yogaFields {
                     yogaFields = true
                     hasYoga = true
                     yogaScratch = YogaStyle()
-                    fields.yogaFirstField = k
+                    yogaFirstField = k
                 }
                 try yogaStyleValue(styleNames.values[k])
             }
             reader.path.pop()
         } while try reader.scanner.nextMember()
         try reader.finish(unknown, "style")
-        if yogaFields { fields.yogaBox = storedYogaStyle() }
-        if fields.style.minWidth.isFraction || fields.style.maxWidth.isFraction || fields.style.minHeight.isFraction
-            || fields.style.maxHeight.isFraction {
+        if yogaFields { yogaBox = storedYogaStyle() }
+        if style.minWidth.isFraction || style.maxWidth.isFraction || style.minHeight.isFraction
+            || style.maxHeight.isFraction {
             fractionalLimitStyles += 1
         }
     }
