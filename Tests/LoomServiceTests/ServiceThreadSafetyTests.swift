@@ -103,7 +103,12 @@ final class ServiceThreadSafetyTests: XCTestCase {
         for _ in 1..<512 { insets = #"{"type": "inset", "insets": {"top": 1}, "child": \#(insets)}"# }
         var stacks = #"{"type": "node", "id": "leaf", "style": {"width": 3, "height": 4}}"#
         for _ in 1..<512 { stacks = #"{"type": "stack", "children": [\#(stacks)]}"# }
-        let bodies = [#"{"root": \#(insets)}"#, #"{"root": \#(stacks)}"#, #"{"options": {"includeSpecs": true}, "root": \#(stacks)}"#]
+        // Nodes laid out by the node below (a node whose `type` comes first is read by its
+        // own step, which hands a `layout` to the general one: two frames a level).
+        var nodes = #"{"type": "node", "style": {"width": 3, "height": 4}}"#
+        for _ in 1..<512 { nodes = #"{"type": "node", "style": {"flexGrow": 1}, "layout": \#(nodes)}"# }
+        let bodies = [#"{"root": \#(insets)}"#, #"{"root": \#(stacks)}"#, #"{"options": {"includeSpecs": true}, "root": \#(stacks)}"#,
+                      #"{"root": \#(nodes)}"#]
         let service = LayoutService(textMeasurer: nil)
         let pool = LayoutPool(workers: 2, queueLimit: 10)
         let lock = NSLock()
@@ -119,13 +124,18 @@ final class ServiceThreadSafetyTests: XCTestCase {
             })
         }
         XCTAssertEqual(done.wait(timeout: .now() + 120), .success)
-        XCTAssertEqual(statuses, Array(repeating: 200, count: 6))
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 8))
         // 511 insets with top 1 above a 3×4 node: 3 × (4 + 511) at 2x.
         let o = service.layout(body: Array(bodies[0].utf8))
         XCTAssertTrue(o.cacheHit)
         let size = Svc.object(o.body)["size"] as? [String: Any]
         XCTAssertEqual(Svc.number(size?["width"]), 3)
         XCTAssertEqual(Svc.number(size?["height"]), 515)
+        // Each node is as large as the node it is laid out by: 3 × 4 (the answer nests deeper
+        // than Foundation's parser goes: read its text).
+        let n = service.layout(body: Array(bodies[3].utf8))
+        XCTAssertTrue(n.cacheHit)
+        XCTAssertTrue(String(decoding: n.body, as: UTF8.self).hasPrefix(#"{"size":{"width":3,"height":4},"#))
     }
 
     func testConcurrentRequestsThroughTheLayoutPool() {

@@ -2,88 +2,113 @@ import LoomLayout
 
 /// Elements: an element object is read member by member into `ElementFields`, then built
 /// by its kind (`ElementKinds`) and checked against the members that kind accepts. A `node`
-/// whose `type` comes first is read straight into its parts while its members are those of a
-/// leaf (`id`, `style`): the most common element there is needs no `ElementFields`.
+/// whose `type` comes first is made at once and its `id` and `style` read straight into it:
+/// the most common element there is needs no `ElementFields`.
 extension DecodeState {
+    /// Where the reading of an element's members is: the members seen (`ElementField` bits),
+    /// the first unknown one, the last one read (for `MemberOrder`'s guess).
+    struct MemberProgress {
+        var seen: UInt64 = 0
+        var unknown: String?
+        var previous: Int
+    }
+
+    /// A `node` read the fast way so far, handed to the general way: the node (its `id` and
+    /// `style`), the Yoga style read with them, `fractionalLimitStyles` when it began.
+    struct NodeSoFar {
+        let node: DisplayNode
+        let yogaBox: LayoutElement.YogaStyleBox?
+        let yogaFirstField: Int
+        let fractionalLimitStylesBefore: Int
+    }
+
     mutating func element() throws -> LayoutElement {
         depth += 1
         defer { depth -= 1 }
         try countElement()
         guard try reader.beginObject("an element") else { throw reader.fail("an element needs a 'type'") }
-        var seen: UInt64 = 0, unknown: String?, previous = elementOrder.start
+        var progress = MemberProgress(previous: elementOrder.start)
         let type = ElementField.type.rawValue
         guard reader.scanner.memberName(type, of: elementNames) else {
-            var fields = ElementFields()
-            fields.fractionalLimitStylesBefore = fractionalLimitStyles
-            try nextMember(&fields, seen: &seen, unknown: &unknown, previous: &previous)
-            return try remainingMembers(&fields, seen: &seen, unknown: &unknown, previous: &previous)
+            return try generalElement(nil, &progress, firstMember: true)
         }
         // `type` first, as clients write it: the kind is known from here on.
-        seen = ElementField.type.bit
-        previous = type
+        progress.seen = ElementField.type.bit
+        progress.previous = type
         reader.path.push(elementNames.staticNames[type])
         let kind = try kind()
         reader.path.pop()
-        if kind == .node { return try node(seen: seen, previous: previous) }
+        if kind == .node { return try node(&progress) }
+        return try generalElement(kind, &progress)
+    }
+
+    /// The general way, from where `progress` is: the members into an `ElementFields` (made
+    /// here, in a frame of its own, so that the fast way's frames stay small on the path of
+    /// nested elements), then the element they describe. `firstMember`: no member was read
+    /// yet. `node`: what the fast way read, and `pending` the member it met (its name read).
+    @inline(never) private mutating func generalElement(_ kind: ElementKind.ID?, _ progress: inout MemberProgress,
+                                                        firstMember: Bool = false, node: NodeSoFar? = nil,
+                                                        pending: ElementField? = nil) throws -> LayoutElement {
         var fields = ElementFields()
         fields.kind = kind
         fields.fractionalLimitStylesBefore = fractionalLimitStyles
-        return try remainingMembers(&fields, seen: &seen, unknown: &unknown, previous: &previous)
-    }
-
-    /// The element's members after the one just read, then the element they describe.
-    private mutating func remainingMembers(_ fields: inout ElementFields, seen: inout UInt64, unknown: inout String?,
-                                           previous: inout Int) throws -> LayoutElement {
+        if let node {
+            fields.fractionalLimitStylesBefore = node.fractionalLimitStylesBefore
+            fields.style = node.node.style
+            fields.id = node.node.id
+            fields.yogaBox = node.yogaBox
+            fields.yogaFirstField = node.yogaFirstField
+        }
+        if firstMember { try nextMember(&fields, &progress) }
+        if let pending { try member(pending, &fields) }
         while try reader.scanner.nextMember() {
-            try nextMember(&fields, seen: &seen, unknown: &unknown, previous: &previous)
+            try nextMember(&fields, &progress)
         }
         guard let kind = fields.kind else { throw reader.fail("an element needs a 'type'") }
-        return try checkedElement(kind, &fields, seen: seen, unknown: unknown)
+        return try checkedElement(kind, &fields, seen: progress.seen, unknown: progress.unknown)
     }
 
     /// Reads the member at the cursor into `fields`.
-    @inline(__always) private mutating func nextMember(_ fields: inout ElementFields, seen: inout UInt64, unknown: inout String?,
-                                                       previous: inout Int) throws {
+    @inline(__always) private mutating func nextMember(_ fields: inout ElementFields, _ progress: inout MemberProgress) throws {
         // Members are guessed by the element's kind once its type is read.
         let context = elementOrder.context(fields.kind?.rawValue ?? ElementKind.ID.allCases.count)
-        guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown, order: elementOrder, context: context,
-                                        previous: &previous)
+        guard let k = try reader.member(elementNames, seen: &progress.seen, unknown: &progress.unknown, order: elementOrder,
+                                        context: context, previous: &progress.previous)
         else { return }
         try member(elementNames.values[k], &fields)
     }
 
     /// A `node` element after its `type`: made at once, as a leaf, and its `id` and `style`
     /// read straight into it (a style read elsewhere and copied in costs more than reading it).
-    /// Any other member (or an unknown one) hands what was read to `ElementFields` and the
-    /// general way, and the node made is dropped.
-    private mutating func node(seen: UInt64, previous: Int) throws -> LayoutElement {
-        var seen = seen, previous = previous, unknown: String?
+    /// Any other member (or an unknown one) hands what was read to the general way, and the
+    /// node made here is dropped.
+    private mutating func node(_ progress: inout MemberProgress) throws -> LayoutElement {
         let before = fractionalLimitStyles
         let node = DisplayNode()
         var yogaBox: LayoutElement.YogaStyleBox?, yogaFirstField = -1
         let context = elementOrder.context(ElementKind.ID.node.rawValue)
         while try reader.scanner.nextMember() {
-            guard let k = try reader.member(elementNames, seen: &seen, unknown: &unknown, order: elementOrder, context: context,
-                                            previous: &previous)
-            else { break }
+            guard let k = try reader.member(elementNames, seen: &progress.seen, unknown: &progress.unknown, order: elementOrder,
+                                            context: context, previous: &progress.previous)
+            else { break }  // an unknown member, its value skipped
             let field = elementNames.values[k]
-            reader.path.push(elementNames.staticNames[k])
             if field == .style {
+                reader.path.push(elementNames.staticNames[k])
                 try style(into: &node.style, yogaBox: &yogaBox, yogaFirstField: &yogaFirstField)
-            } else if field == .id {
-                node.id = try id()
-            } else {
                 reader.path.pop()
-                var fields = ElementFields(node, fractionalLimitStylesBefore: before, yogaBox: yogaBox, yogaFirstField: yogaFirstField)
-                try member(field, &fields)
-                return try remainingMembers(&fields, seen: &seen, unknown: &unknown, previous: &previous)
+            } else if field == .id {
+                reader.path.push(elementNames.staticNames[k])
+                node.id = try id()
+                reader.path.pop()
+            } else {
+                let soFar = NodeSoFar(node: node, yogaBox: yogaBox, yogaFirstField: yogaFirstField, fractionalLimitStylesBefore: before)
+                return try generalElement(.node, &progress, node: soFar, pending: field)
             }
-            reader.path.pop()
         }
-        if unknown != nil {
-            // An unknown member (its value skipped): the general way reads the rest and fails.
-            var fields = ElementFields(node, fractionalLimitStylesBefore: before, yogaBox: yogaBox, yogaFirstField: yogaFirstField)
-            return try remainingMembers(&fields, seen: &seen, unknown: &unknown, previous: &previous)
+        if progress.unknown != nil {
+            // The general way reads the rest and reports the unknown member after the checks.
+            let soFar = NodeSoFar(node: node, yogaBox: yogaBox, yogaFirstField: yogaFirstField, fractionalLimitStylesBefore: before)
+            return try generalElement(.node, &progress, node: soFar)
         }
         if let yogaBox { node.yogaStyleBox = yogaBox }
         return node

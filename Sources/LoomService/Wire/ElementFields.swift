@@ -84,19 +84,6 @@ struct ElementFields {
         var yogaChildren: [DisplayNode]?
     }
 
-    init() {}
-
-    /// The fields of a `node` whose members so far were read into `node` (its `id` and
-    /// `style`) and the Yoga style read with them.
-    init(_ node: DisplayNode, fractionalLimitStylesBefore: Int, yogaBox: LayoutElement.YogaStyleBox?, yogaFirstField: Int) {
-        kind = .node
-        self.fractionalLimitStylesBefore = fractionalLimitStylesBefore
-        style = node.style
-        id = node.id
-        self.yogaBox = yogaBox
-        self.yogaFirstField = yogaFirstField
-    }
-
     /// `extras`, made on first use.
     mutating func madeExtras() -> Extras {
         if let extras { return extras }
