@@ -51,9 +51,8 @@ extension DecodeState {
                                                         pending: ElementField? = nil) throws -> LayoutElement {
         var fields = ElementFields()
         fields.kind = kind
-        fields.fractionalLimitStylesBefore = fractionalLimitStyles
+        fields.fractionalLimitStylesBefore = node?.fractionalLimitStylesBefore ?? fractionalLimitStyles
         if let node {
-            fields.fractionalLimitStylesBefore = node.fractionalLimitStylesBefore
             fields.style = node.node.style
             fields.id = node.node.id
             fields.yogaBox = node.yogaBox
