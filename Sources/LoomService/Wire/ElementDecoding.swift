@@ -58,23 +58,25 @@ extension DecodeState {
             fields.yogaBox = node.yogaBox
             fields.yogaFirstField = node.yogaFirstField
         }
-        if firstMember { try nextMember(&fields, &progress) }
+        let names = elementNames  // a local, as in `style(into:)`
+        if firstMember { try nextMember(&fields, &progress, names) }
         if let pending { try member(pending, &fields) }
         while try reader.scanner.nextMember() {
-            try nextMember(&fields, &progress)
+            try nextMember(&fields, &progress, names)
         }
         guard let kind = fields.kind else { throw reader.fail("an element needs a 'type'") }
         return try checkedElement(kind, &fields, seen: progress.seen, unknown: progress.unknown)
     }
 
-    /// Reads the member at the cursor into `fields`.
-    @inline(__always) private mutating func nextMember(_ fields: inout ElementFields, _ progress: inout MemberProgress) throws {
+    /// Reads the member at the cursor into `fields` (`names`: `elementNames`).
+    @inline(__always) private mutating func nextMember(_ fields: inout ElementFields, _ progress: inout MemberProgress,
+                                                       _ names: NameTable<ElementField>) throws {
         // Members are guessed by the element's kind once its type is read.
         let context = elementOrder.context(fields.kind?.rawValue ?? ElementKind.ID.allCases.count)
-        guard let k = try reader.member(elementNames, seen: &progress.seen, unknown: &progress.unknown, order: elementOrder,
+        guard let k = try reader.member(names, seen: &progress.seen, unknown: &progress.unknown, order: elementOrder,
                                         context: context, previous: &progress.previous)
         else { return }
-        try member(elementNames.values[k], &fields)
+        try member(names.values[k], &fields)
     }
 
     /// A `node` element after its `type`: made at once, as a leaf, and its `id` and `style`
@@ -86,6 +88,7 @@ extension DecodeState {
         let node = DisplayNode()
         var yogaBox: LayoutElement.YogaStyleBox?, yogaFirstField = -1
         let context = elementOrder.context(ElementKind.ID.node.rawValue)
+        let elementNames = self.elementNames  // a local, as in `style(into:)`
         while try reader.scanner.nextMember() {
             guard let k = try reader.member(elementNames, seen: &progress.seen, unknown: &progress.unknown, order: elementOrder,
                                             context: context, previous: &progress.previous)

@@ -20,6 +20,9 @@ extension DecodeState {
                                        yogaFirstField: inout Int) throws {
         var seen: UInt64 = 0, unknown: String?, previous = styleOrder.start
         var yogaFields = false
+        // The table as a local: read from `self` inside the loop, whose reader each member
+        // mutates, it was copied (16 words) at every member.
+        let styleNames = self.styleNames
         guard try reader.beginObject("style") else { return }
         // Fields apply in the order written, as successive setters do.
         repeat {
