@@ -104,7 +104,7 @@ final class ServiceThreadSafetyTests: XCTestCase {
         var stacks = #"{"type": "node", "id": "leaf", "style": {"width": 3, "height": 4}}"#
         for _ in 1..<512 { stacks = #"{"type": "stack", "children": [\#(stacks)]}"# }
         // Nodes laid out by the node below (a node whose `type` comes first is read by its
-        // own step, which hands a `layout` to the general one: two frames a level).
+        // own step, which hands a `layout` to the general one: both steps' frames at every level).
         var nodes = #"{"type": "node", "style": {"width": 3, "height": 4}}"#
         for _ in 1..<512 { nodes = #"{"type": "node", "style": {"flexGrow": 1}, "layout": \#(nodes)}"# }
         let bodies = [#"{"root": \#(insets)}"#, #"{"root": \#(stacks)}"#, #"{"options": {"includeSpecs": true}, "root": \#(stacks)}"#,

@@ -90,27 +90,22 @@ extension DecodeState {
         let context = elementOrder.context(ElementKind.ID.node.rawValue)
         let elementNames = self.elementNames  // a local, as in `style(into:)`
         while try reader.scanner.nextMember() {
-            guard let k = try reader.member(elementNames, seen: &progress.seen, unknown: &progress.unknown, order: elementOrder,
-                                            context: context, previous: &progress.previous)
-            else { break }  // an unknown member, its value skipped
-            let field = elementNames.values[k]
-            if field == .style {
-                reader.path.push(elementNames.staticNames[k])
-                try style(into: &node.style, yogaBox: &yogaBox, yogaFirstField: &yogaFirstField)
-                reader.path.pop()
-            } else if field == .id {
-                reader.path.push(elementNames.staticNames[k])
-                node.id = try id()
-                reader.path.pop()
-            } else {
+            let k = try reader.member(elementNames, seen: &progress.seen, unknown: &progress.unknown, order: elementOrder,
+                                      context: context, previous: &progress.previous)
+            let field = k.map { elementNames.values[$0] }
+            guard let k, field == .style || field == .id else {
+                // Any other member (its name read), or an unknown one (its value skipped): the
+                // general way reads the rest, and reports an unknown member after its checks.
                 let soFar = NodeSoFar(node: node, yogaBox: yogaBox, yogaFirstField: yogaFirstField, fractionalLimitStylesBefore: before)
                 return try generalElement(.node, &progress, node: soFar, pending: field)
             }
-        }
-        if progress.unknown != nil {
-            // The general way reads the rest and reports the unknown member after the checks.
-            let soFar = NodeSoFar(node: node, yogaBox: yogaBox, yogaFirstField: yogaFirstField, fractionalLimitStylesBefore: before)
-            return try generalElement(.node, &progress, node: soFar)
+            reader.path.push(elementNames.staticNames[k])
+            if field == .style {
+                try style(into: &node.style, yogaBox: &yogaBox, yogaFirstField: &yogaFirstField)
+            } else {
+                node.id = try id()
+            }
+            reader.path.pop()
         }
         if let yogaBox { node.yogaStyleBox = yogaBox }
         return node
