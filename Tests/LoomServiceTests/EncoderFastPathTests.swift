@@ -19,7 +19,10 @@ final class EncoderFastPathTests: XCTestCase {
                                          (0.5, "0.5"), (12.5, "12.5"), (7.125, "7.125"), (-7.125, "-7.125"),
                                          (0.0009765625, "0.0009765625"), (262_144, "262144"), (-262_144, "-262144"),
                                          (262_144.5, "262144.5"), (0.1, "0.1"), (1.0 / 3, "0.3333333333333333"),
-                                         (9e15 - 1, "8999999999999999"), (1e16, "1e+16"), (1e-5, "1e-05")]
+                                         (9e15 - 1, "8999999999999999"), (1e16, "1e+16"), (1e-5, "1e-05"),
+                                         (9, "9"), (10, "10"), (99.5, "99.5"), (100, "100"), (999, "999"), (1000, "1000"),
+                                         (9999.25, "9999.25"), (10_000, "10000"), (99_999, "99999"), (100_000, "100000"),
+                                         (-100_000.75, "-100000.75"), (262_143, "262143")]
         for (v, expected) in known { XCTAssertEqual(written(v), expected, "\(v)") }
         var values: [Double] = [1e-4, 9e15, 8_999_999_999_999_999, 4_503_599_627_370_495.5, .leastNonzeroMagnitude,
                                 .greatestFiniteMagnitude, 262_143.999_023_437_5, 0.00048828125]
@@ -43,6 +46,49 @@ final class EncoderFastPathTests: XCTestCase {
             }
             XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(s.utf8), options: [.fragmentsAllowed]), s)
         }
+    }
+
+    /// The frame objects of every entry are written after one capacity check for all four
+    /// numbers: they read as what `JSONWriter` writes for the same numbers, whatever the
+    /// numbers' lengths (one to six digits, fractions, exponents, `description`'s long
+    /// forms) and wherever the buffer has to grow (before the frame, or after a number
+    /// written the long way, which moves the buffer).
+    func testFrameObjectsReadAsTheWriterWritesThem() {
+        var numbers: [Double] = [0, -0.0, .nan, .infinity, 1, 9, 10, 99, 100, 999, 1000, 9999, 10_000, 99_999, 100_000,
+                                 262_143, 262_143.5, 262_144, 999_999, 1_000_000, 0.5, 12.25, 7.125, -3, -10_000.5,
+                                 1.0 / 3, 1e-5, 1e16, 123_456_789.123, .greatestFiniteMagnitude, -.leastNonzeroMagnitude]
+        var rng = SeededGenerator(seed: 0xF7A3_E5)
+        for _ in 0..<300 { numbers.append(Double(Int.random(in: 0..<(1 << 28), using: &rng)) / 1024) }
+        var expected = JSONWriter()
+        expected.beginArray()
+        var sink = ByteSink(capacity: 1)  // the smallest buffer: it grows again and again
+        defer { sink.release() }
+        sink.append(UInt8(ascii: "["))
+        var k = 0
+        for x in numbers {
+            let y = numbers[(k * 7) % numbers.count], w = numbers[(k * 13 + 1) % numbers.count]
+            let h = numbers[(k * 29 + 2) % numbers.count]
+            if k > 0 { sink.append(UInt8(ascii: ",")) }
+            sink.frame(x: x, y: y, width: w, height: h)
+            expected.beginObject()
+            expected.key("x"); expected.number(x)
+            expected.key("y"); expected.number(y)
+            expected.key("width"); expected.number(w)
+            expected.key("height"); expected.number(h)
+            expected.endObject()
+            k += 1
+        }
+        sink.append(UInt8(ascii: "]"))
+        expected.endArray()
+        let got = sink.makeArray(), want = expected.bytes
+        if got != want {
+            // Where they part, with a little of each around it (the whole is 60 KB).
+            let common = min(got.count, want.count)
+            let at = (0..<common).first { got[$0] != want[$0] } ?? common
+            func near(_ b: [UInt8]) -> String { String(decoding: b[max(0, at - 40) ..< min(b.count, at + 40)], as: UTF8.self) }
+            XCTFail("the frames differ at byte \(at): \(near(got)) instead of \(near(want))")
+        }
+        XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(got)))
     }
 
     // MARK: the encoder

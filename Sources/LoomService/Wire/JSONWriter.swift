@@ -117,10 +117,10 @@ enum JSONNumber {
         var n = 0
         if a < 262_144 {
             let t = a * 1024 // exact: a power of two
-            let m = UInt64(t)
+            let m = Int64(t) // below 2^28: a signed conversion, one instruction each way
             guard Double(m) == t else { return 0 }
             if v < 0 { p[0] = 45; n = 1 }
-            n += writeUInt(m &>> 10, to: p + n)
+            n += writeBelowMillion(UInt32(truncatingIfNeeded: m &>> 10), to: p + n)
             var f = m & 1023
             if f != 0 {
                 p[n] = 46; n += 1
@@ -146,6 +146,34 @@ enum JSONNumber {
     /// "00" "01" … "99".
     private static let pairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Decimal digits of `v` < 1,000,000 (every whole part `write` prints inline): a digit or
+    /// a pair from `pairs` at a time, the length found by comparisons rather than a loop.
+    @inline(__always)
+    static func writeBelowMillion(_ v: UInt32, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let table = UnsafeRawPointer(pairs.utf8Start)
+        let out = UnsafeMutableRawPointer(p)
+        @inline(__always) func pair(_ r: UInt32, at k: Int) {
+            out.storeBytes(of: table.loadUnaligned(fromByteOffset: 2 &* Int(r), as: UInt16.self), toByteOffset: k, as: UInt16.self)
+        }
+        @inline(__always) func digit(_ d: UInt32) { p[0] = UInt8(truncatingIfNeeded: 48 &+ d) }
+        if v < 100 {
+            if v < 10 { digit(v); return 1 }
+            pair(v, at: 0)
+            return 2
+        }
+        if v < 10_000 {
+            let high = v / 100, low = v &- high &* 100
+            if high < 10 { digit(high); pair(low, at: 1); return 3 }
+            pair(high, at: 0); pair(low, at: 2)
+            return 4
+        }
+        let high = v / 10_000, rest = v &- high &* 10_000
+        let middle = rest / 100, low = rest &- middle &* 100
+        if high < 10 { digit(high); pair(middle, at: 1); pair(low, at: 3); return 5 }
+        pair(high, at: 0); pair(middle, at: 2); pair(low, at: 4)
+        return 6
+    }
 
     /// Decimal digits of `v` (at most 20).
     @inline(__always)
@@ -257,6 +285,46 @@ struct ByteSink {
         reserve(JSONNumber.maxBytes)
         let n = JSONNumber.write(v, to: base + count)
         if _fastPath(n > 0) { count &+= n } else { numberSlow(v) }
+    }
+
+    /// `{"x":…,"y":…,"width":…,"height":…}`, the frame object of every entry, after one
+    /// capacity check for all of it.
+    @inline(__always) mutating func frame(x: Double, y: Double, width: Double, height: Double) {
+        reserve(Self.frameBytes)
+        var p = base + count
+        put(#"{"x":"#, &p)
+        put(x, &p)
+        put(#","y":"#, &p)
+        put(y, &p)
+        put(#","width":"#, &p)
+        put(width, &p)
+        put(#","height":"#, &p)
+        put(height, &p)
+        p.pointee = UInt8(ascii: "}")
+        count = p + 1 - base
+    }
+
+    /// The most bytes `frame` writes: its names and punctuation, four numbers.
+    private static let frameBytes = 30 + 4 * JSONNumber.maxBytes
+
+    @inline(__always) private func put(_ s: StaticString, _ p: inout UnsafeMutablePointer<UInt8>) {
+        p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+        p += s.utf8CodeUnitCount
+    }
+
+    /// A number of `frame` at `p` (room for `frameBytes` from it).
+    @inline(__always) private mutating func put(_ v: Double, _ p: inout UnsafeMutablePointer<UInt8>) {
+        let n = JSONNumber.write(v, to: p)
+        if _fastPath(n > 0) { p += n } else { putSlow(v, &p) }
+    }
+
+    /// A number `JSONNumber.write` leaves to `description`, appended (which may move the
+    /// buffer); then room for the rest of the frame again.
+    @inline(never) private mutating func putSlow(_ v: Double, _ p: inout UnsafeMutablePointer<UInt8>) {
+        count = p - base
+        numberSlow(v)
+        reserve(Self.frameBytes)
+        p = base + count
     }
 
     @inline(never) private mutating func numberSlow(_ v: Double) {

@@ -203,15 +203,7 @@ private struct EntryWriter: FlatLayoutVisitor {
     }
 
     @inline(__always) private static func write(_ w: inout ByteSink, _ f: Frame) {
-        w.append(#"{"x":"#)
-        w.number(f.x)
-        w.append(#","y":"#)
-        w.number(f.y)
-        w.append(#","width":"#)
-        w.number(f.width)
-        w.append(#","height":"#)
-        w.number(f.height)
-        w.append(UInt8(ascii: "}"))
+        w.frame(x: f.x, y: f.y, width: f.width, height: f.height)
     }
 
     /// A comma before an element of a children array unless it is the first.
