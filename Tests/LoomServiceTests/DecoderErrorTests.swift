@@ -417,6 +417,28 @@ final class DecoderErrorTests: XCTestCase {
         XCTAssertEqual(Svc.error(outcome.body)["code"] as? String, "too_large")
     }
 
+    /// Dimensions and flex factors read their number straight after looking at its first
+    /// byte: the same checks, in the same order, as every other number (finite first, then
+    /// >= 0), with the member's path; and the values read are the values written.
+    func testDimensionAndFlexNumbersAreCheckedAsOtherNumbers() {
+        for field in ["width", "maxHeight", "flexBasis", "flexGrow", "flexShrink"] {
+            let path = "root.style.\(field)"
+            assertError(request(#"{"type": "node", "style": {"\#(field)": -1}}"#), path: path, message: "must be >= 0")
+            assertError(request(#"{"type": "node", "style": {"\#(field)": -0.5}}"#), path: path, message: "must be >= 0")
+            assertError(request(#"{"type": "node", "style": {"\#(field)": 1e400}}"#), path: path, message: "must be a finite number")
+            assertError(request(#"{"type": "node", "style": {"\#(field)": -1e400}}"#), path: path, message: "must be a finite number")
+            assertError(request(#"{"type": "node", "style": {"\#(field)": -}}"#), path: nil, code: "malformed_json")
+            assertError(request(#"{"type": "node", "style": {"\#(field)": null}}"#), path: path, message: "not null")
+        }
+        let values: [(String, Double)] = [("0", 0), ("7", 7), ("1234567", 1_234_567), ("12345678", 12_345_678),
+                                          ("2.5", 2.5), ("1e2", 100), ("0.125", 0.125), ("-0", 0)]
+        for (text, value) in values {
+            guard let r = decode(request(#"{"type": "node", "style": {"width": \#(text), "flexGrow": \#(text)}}"#)) else { continue }
+            XCTAssertEqual(r.root.style.width, .points(value), text)
+            XCTAssertEqual(r.root.style.flexGrow, value, text)
+        }
+    }
+
     func testPathOfAnErrorFarDown() {
         // 150 inset → stack levels: a path of 302 components, beyond what the path keeps
         // room for at first (it grows), each named exactly.

@@ -179,12 +179,22 @@ struct WireReader: ~Copyable {
     @inline(__always) mutating func number() throws -> Double {
         let b = try scanner.valueStart()
         guard b == UInt8(ascii: "-") || (b >= 48 && b <= 57) else { throw typeError("must be a number", b) }
+        return try numberAtStart()
+    }
+    @inline(__always) mutating func nonNegative() throws -> Double {
+        let d = try number()
+        guard d >= 0 else { throw fail("must be >= 0") }
+        return d
+    }
+    /// The number whose first byte (`-` or a digit) `valueStart` just returned: finite.
+    @inline(__always) private mutating func numberAtStart() throws -> Double {
         let d = try scanner.number()
         guard d.isFinite else { throw fail("must be a finite number") }
         return d
     }
-    @inline(__always) mutating func nonNegative() throws -> Double {
-        let d = try number()
+    /// `nonNegative()` where `valueStart` just returned the number's first byte.
+    @inline(__always) private mutating func nonNegativeAtStart() throws -> Double {
+        let d = try numberAtStart()
         guard d >= 0 else { throw fail("must be >= 0") }
         return d
     }
@@ -217,7 +227,7 @@ struct WireReader: ~Copyable {
     @inline(__always) mutating func flexFactor() throws -> Double {
         switch try scanner.valueStart() {
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return try bool() ? 1 : 0
-        case UInt8(ascii: "-"), 48...57: return try nonNegative()
+        case UInt8(ascii: "-"), 48...57: return try nonNegativeAtStart()
         case let b: throw typeError("must be a number >= 0 (or a boolean, as in API 1.x)", b)
         }
     }
@@ -235,7 +245,7 @@ struct WireReader: ~Copyable {
     /// common case, are read inline; everything else by `dimensionSlow`.
     @inline(__always) mutating func dimension() throws -> Dimension {
         let b = try scanner.valueStart()
-        if b == UInt8(ascii: "-") || (b >= 48 && b <= 57) { return .points(try nonNegative()) }
+        if b == UInt8(ascii: "-") || (b >= 48 && b <= 57) { return .points(try nonNegativeAtStart()) }
         return try dimensionSlow(b)
     }
 
