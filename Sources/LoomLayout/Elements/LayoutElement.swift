@@ -6,9 +6,20 @@
 /// per-element memo of recent measurements (Texture's `_calculatedDisplayNodeLayout`), which
 /// is touched only by the thread measuring that element.
 open class LayoutElement {
-    public var style: LayoutElementStyle
-    /// The client's id, carried to the output. Never part of the layout.
-    public var id: String?
+    /// The element's style (`ASLayoutElementStyle`). Inlinable accessors, as `id`'s.
+    @inlinable public final var style: LayoutElementStyle {
+        get { storedStyle }
+        _modify { yield &storedStyle }
+    }
+    @usableFromInline final var storedStyle: LayoutElementStyle
+    /// The client's id, carried to the output. Never part of the layout. Read and written
+    /// through inlinable accessors, as `layoutChildren` is: the encoder and the hash read it
+    /// for every element, and through a plain public property each read was a call.
+    @inlinable public final var id: String? {
+        get { storedId }
+        set { storedId = newValue }
+    }
+    @usableFromInline final var storedId: String?
     /// Digest of the subtree for the shared subtree cache; nil = do not share.
     public var digest: ElementDigest?
 
@@ -93,8 +104,8 @@ open class LayoutElement {
     open var childrenReceivingParentSize: [LayoutElement] { [] }
 
     public init(style: LayoutElementStyle = LayoutElementStyle(), id: String? = nil, layoutChildren: [LayoutElement] = []) {
-        self.style = style
-        self.id = id
+        storedStyle = style
+        storedId = id
         storedChildren = layoutChildren
         isPathDependent = layoutChildren.contains { $0.isPathDependent }
     }
