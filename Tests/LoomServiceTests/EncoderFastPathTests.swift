@@ -112,6 +112,46 @@ final class EncoderFastPathTests: XCTestCase {
         func validate(_ font: FontDescriptor) -> TextMeasuringError? { nil }
     }
 
+    /// Every kind's entry names its kind (the `type` member is copied from a table built per
+    /// kind): one element of each kind, with an id, specs included; each entry read back has
+    /// the `type` its element was sent with, and each kind of the wire format is there.
+    func testEveryKindsEntryNamesItsKind() throws {
+        let leaf = #"{"type": "node", "style": {"width": 10, "height": 10}}"#
+        let elements: [(String, String)] = [
+            ("stack", #"{"type": "stack", "id": "e-stack", "children": [\#(leaf)]}"#),
+            ("inset", #"{"type": "inset", "id": "e-inset", "insets": {"top": 1}, "child": \#(leaf)}"#),
+            ("overlay", #"{"type": "overlay", "id": "e-overlay", "child": \#(leaf), "overlay": \#(leaf)}"#),
+            ("background", #"{"type": "background", "id": "e-background", "child": \#(leaf), "background": \#(leaf)}"#),
+            ("center", #"{"type": "center", "id": "e-center", "child": \#(leaf)}"#),
+            ("relative", #"{"type": "relative", "id": "e-relative", "child": \#(leaf)}"#),
+            ("ratio", #"{"type": "ratio", "id": "e-ratio", "ratio": 0.5, "child": \#(leaf)}"#),
+            ("absolute", #"{"type": "absolute", "id": "e-absolute", "children": [\#(leaf)]}"#),
+            ("static", #"{"type": "static", "id": "e-static", "children": [\#(leaf)]}"#),
+            ("corner", #"{"type": "corner", "id": "e-corner", "child": \#(leaf), "corner": \#(leaf)}"#),
+            ("wrapper", #"{"type": "wrapper", "id": "e-wrapper", "children": [\#(leaf)]}"#),
+            ("spacer", #"{"type": "spacer", "id": "e-spacer"}"#),
+            ("node", #"{"type": "node", "id": "e-node", "style": {"width": 3, "height": 4}}"#),
+            ("image", #"{"type": "image", "id": "e-image", "intrinsicSize": {"width": 5, "height": 6}}"#),
+            ("text", #"{"type": "text", "id": "e-text", "text": "words", "font": {"size": 12}}"#),
+            ("button", #"{"type": "button", "id": "e-button", "title": {"text": "Go", "font": {"size": 12}}}"#),
+        ]
+        XCTAssertEqual(Set(elements.map(\.0)), Set(ElementKinds.all.map { "\($0.name)" }), "one element of every kind")
+        for ids in [true, false] {
+            let children = elements.map { ids ? $0.1 : $0.1.replacingOccurrences(of: #""id": "e-\#($0.0)", "#, with: "") }
+            let body = #"{"options": {"includeSpecs": true}, "root": {"type": "stack", "children": [\#(children.joined(separator: ","))]}}"#
+            let request = try RequestDecoder(textMeasurer: OddMeasurer()).decode(body: Array(body.utf8))
+            let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange,
+                                             context: LayoutContext(scale: request.scale, textMeasurer: OddMeasurer()))
+            let object = TestJSON.object(ResponseEncoder(scale: request.scale, includeSpecs: true).encode(root: request.root, layout: layout))
+            let root = try XCTUnwrap(object["layout"] as? [String: Any])
+            XCTAssertEqual(root["type"] as? String, "stack")
+            let entries = try XCTUnwrap(root["children"] as? [[String: Any]])
+            XCTAssertEqual(entries.map { $0["type"] as? String }, elements.map(\.0), "ids: \(ids)")
+            if ids { XCTAssertEqual(entries.map { $0["id"] as? String }, elements.map { "e-\($0.0)" }) }
+            for entry in entries { XCTAssertNotNil(TestJSON.frame(entry["frame"]), "\(entry)") }
+        }
+    }
+
     /// The response read back by Foundation: every id and URL decodes to what was sent,
     /// every element of the nested `layout` is placed where `frames` says once its parents'
     /// offsets are added up, and with specs included `frames` names exactly the tree's ids.

@@ -281,6 +281,14 @@ struct ByteSink {
 
     mutating func append(_ other: ByteSink) { append(other.base, count: other.count) }
 
+    /// The first `kept` bytes of a block of `size` bytes (a constant: the copy is a few
+    /// moves), copied whole into the room after the bytes written.
+    @inline(__always) mutating func block(_ p: UnsafePointer<UInt8>, of size: Int, keeping kept: Int) {
+        reserve(size)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: p, byteCount: size)
+        count &+= kept
+    }
+
     @inline(__always) mutating func number(_ v: Double) {
         reserve(JSONNumber.maxBytes)
         let n = JSONNumber.write(v, to: base + count)

@@ -161,8 +161,27 @@ private struct EntryWriter: FlatLayoutVisitor {
     var frames: ByteSink
     /// What to warn about, in walk order (empty for nearly every tree).
     var notes: [(element: LayoutElement, note: LayoutWarning.Note)] = []
-    /// Held here rather than read from its lazy global per element.
+    /// Held here rather than read from their lazy globals per element.
     let kinds = ElementKinds.shared
+    let typeMembers = EntryWriter.typeMember
+
+    /// By kind, `"type":"<name>","frame":` in a block of `typeMemberBlock` bytes (padded),
+    /// and its length: an entry copies the whole block and keeps the length.
+    static let typeMember: (blocks: UnsafePointer<UInt8>, lengths: UnsafePointer<Int>) = {
+        let entries = ElementKinds.shared.entries
+        let blocks = UnsafeMutablePointer<UInt8>.allocate(capacity: entries.count * typeMemberBlock)
+        blocks.initialize(repeating: 0, count: entries.count * typeMemberBlock)
+        let lengths = UnsafeMutablePointer<Int>.allocate(capacity: entries.count)
+        for (k, kind) in entries.enumerated() {
+            let text = Array(#""type":""#.utf8) + Array(UnsafeBufferPointer(start: kind.name.utf8Start, count: kind.name.utf8CodeUnitCount))
+                + Array(#"","frame":"#.utf8)
+            precondition(text.count <= typeMemberBlock, "a kind name longer than the type member's block")
+            (blocks + k * typeMemberBlock).initialize(from: text, count: text.count)
+            lengths[k] = text.count
+        }
+        return (UnsafePointer(blocks), UnsafePointer(lengths))
+    }()
+    static let typeMemberBlock = 32
 
     typealias Frame = ResponseEncoder.Frame
 
@@ -216,13 +235,13 @@ private struct EntryWriter: FlatLayoutVisitor {
         if let id = element.id {
             out.append(#"{"id":"#)
             out.string(id)
-            out.append(#","type":""#)
+            out.append(UInt8(ascii: ","))
         } else {
-            out.append(#"{"type":""#)
+            out.append(UInt8(ascii: "{"))
         }
-        let name = kinds.entries[kind.rawValue].name  // a plain ASCII name: nothing to escape
-        out.append(name.utf8Start, count: name.utf8CodeUnitCount)
-        out.append(#"","frame":"#)
+        // The kind's name is plain ASCII: nothing to escape.
+        out.block(typeMembers.blocks + kind.rawValue &* Self.typeMemberBlock, of: Self.typeMemberBlock,
+                  keeping: typeMembers.lengths[kind.rawValue])
         Self.write(&out, frame)
     }
 
