@@ -265,6 +265,7 @@ final class StackLayoutAlgorithm {
         guard let first = adjustments.firstIndex(where: { $0 != 0 }) else { return }
         let lower = range.lowerBound
         var flexing: [MainSize] = []
+        flexing.reserveCapacity(adjustments.count)
         for (k, adjustment) in adjustments.enumerated() where adjustment != 0 {
             let i = lower + k
             let extra = (k == first && children[i].style.flexGrow > 0) ? remaining : 0

@@ -6,9 +6,10 @@
 /// per-element memo of recent measurements (Texture's `_calculatedDisplayNodeLayout`), which
 /// is touched only by the thread measuring that element.
 open class LayoutElement {
-    /// The element's style (`ASLayoutElementStyle`). Inlinable accessors, as `id`'s.
+    /// The element's style (`ASLayoutElementStyle`). Inlinable accessors, as `id`'s; read
+    /// in place (`_read`), so that reading a field or handing the style on does not copy it.
     @inlinable public final var style: LayoutElementStyle {
-        get { storedStyle }
+        _read { yield storedStyle }
         _modify { yield &storedStyle }
     }
     @usableFromInline final var storedStyle: LayoutElementStyle
