@@ -147,8 +147,9 @@ enum JSONNumber {
     private static let pairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    /// Decimal digits of `v` < 1,000,000 (every whole part `write` prints inline): a digit or
-    /// a pair from `pairs` at a time, the length found by comparisons rather than a loop.
+    /// Decimal digits of `v` < 1,000,000 (every whole part `write` prints inline, and
+    /// `writeUInt`'s small values): a digit or a pair from `pairs` at a time, the length found
+    /// by comparisons rather than a loop.
     @inline(__always)
     static func writeBelowMillion(_ v: UInt32, to p: UnsafeMutablePointer<UInt8>) -> Int {
         let table = UnsafeRawPointer(pairs.utf8Start)
@@ -178,7 +179,7 @@ enum JSONNumber {
     /// Decimal digits of `v` (at most 20).
     @inline(__always)
     static func writeUInt(_ v: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        if v < 10 { p[0] = UInt8(truncatingIfNeeded: 48 &+ v); return 1 }
+        if v < 1_000_000 { return writeBelowMillion(UInt32(truncatingIfNeeded: v), to: p) }
         var digits = 2
         var t = v / 100
         while t != 0 { t /= 10; digits &+= 1 }
@@ -291,8 +292,9 @@ struct ByteSink {
 
     @inline(__always) mutating func number(_ v: Double) {
         reserve(JSONNumber.maxBytes)
-        let n = JSONNumber.write(v, to: base + count)
-        if _fastPath(n > 0) { count &+= n } else { numberSlow(v) }
+        var p = base + count
+        put(v, &p)
+        count = p - base
     }
 
     /// `{"x":…,"y":…,"width":…,"height":…}`, the frame object of every entry, after one
@@ -320,14 +322,14 @@ struct ByteSink {
         p += s.utf8CodeUnitCount
     }
 
-    /// A number of `frame` at `p` (room for `frameBytes` from it).
+    /// A number at `p` (room for `JSONNumber.maxBytes` from it), `p` moved past it.
     @inline(__always) private mutating func put(_ v: Double, _ p: inout UnsafeMutablePointer<UInt8>) {
         let n = JSONNumber.write(v, to: p)
         if _fastPath(n > 0) { p += n } else { putSlow(v, &p) }
     }
 
     /// A number `JSONNumber.write` leaves to `description`, appended (which may move the
-    /// buffer); then room for the rest of the frame again.
+    /// buffer); then room again for the rest of a frame, the most any caller writes next.
     @inline(never) private mutating func putSlow(_ v: Double, _ p: inout UnsafeMutablePointer<UInt8>) {
         count = p - base
         numberSlow(v)
