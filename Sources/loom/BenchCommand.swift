@@ -21,15 +21,15 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("font-dir"), help: "Extra font directory (repeatable).") var fontDirs: [String] = []
     @Flag(help: "Only the text scenarios: feed and feedtext from --trees-dir (with the cold rows), then mixed scripts against Latin.")
     var textOnly = false
-    @Option(help: "Only this paired scenario: coldtext (feedtext with its text cache emptied against feed) or scripts (the mixed-scripts feed against the Latin one, caches emptied).")
+    @Option(help: "Only this paired scenario: coldtext (feedtext with its text cache emptied against feed), scripts (the mixed-scripts feed against the Latin one, caches emptied) or misses (the cell, a different body each run, through the service's caches against the bare path).")
     var scenario: String?
 
     /// The paired scenarios, in the order they run.
-    static let pairedScenarios = ["coldtext", "scripts"]
+    static let pairedScenarios = ["coldtext", "scripts", "misses"]
 
     func validate() throws {
         if let scenario, !Self.pairedScenarios.contains(scenario) {
-            throw ValidationError("--scenario is " + Self.pairedScenarios.joined(separator: " or "))
+            throw ValidationError("--scenario is one of " + Self.pairedScenarios.joined(separator: ", "))
         }
     }
 
@@ -56,7 +56,7 @@ struct BenchCommand: ParsableCommand {
             outputOverride = o
         }
         let json = self.json
-        let paired = scenario.map { [$0] } ?? (scenarios || textOnly ? Self.pairedScenarios : [])
+        let paired = scenario.map { [$0] } ?? (scenarios ? Self.pairedScenarios : textOnly ? ["coldtext", "scripts"] : [])
         // On stderr: the lines on stdout are the results (one JSON object each with --json).
         FileHandle.standardError.write(Data("loom bench: allocator \(Allocator.description)\n".utf8))
         runWithLargeStack {
@@ -94,6 +94,9 @@ struct BenchCommand: ParsableCommand {
             }
             if paired.contains("scripts") {
                 Self.scriptScenario(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
+            }
+            if paired.contains("misses") {
+                Self.missScenario(treesDir: treesDir, measurer: measurer, runs: runs, json: json)
             }
         }
     }
@@ -280,6 +283,77 @@ struct BenchCommand: ParsableCommand {
                              beforeRun: { measurer.clearCache() })
         let ratio = pairedRatio(&plain, &cold, runs: runs)
         printRatio(ratio, scenario: "coldtext vs feed", label: "coldtext / feed layout (runs in turns)", json: json)
+    }
+
+    /// The cell (cell.json) with a different width in its one `7.125` each run, as
+    /// `bench/wrk_miss.lua` posts it over HTTP: every body misses one service's caches. Two
+    /// paths take turns on the same bodies: the service's miss (`LayoutService.answer`, then
+    /// the pending layout run here: the body's digest and lookups, decoding, the response key,
+    /// the layout through the subtree cache within the default budget, encoding, both cache
+    /// stores, and freeing the tree after the answer, timed apart) and the bare path of the
+    /// tree rows (decoding with the hash, layout without caches, encoding; freeing untimed).
+    /// What a miss costs over HTTP beyond the service's part is the HTTP server's and the
+    /// hand-off's (`bench/http_load.sh` gives its CPU per request).
+    static func missScenario(treesDir: String, measurer: TextMeasuring, runs: Int, json: Bool) {
+        guard let data = FileManager.default.contents(atPath: treesDir + "/cell.json"),
+              let marker = String(decoding: data, as: UTF8.self).range(of: "7.125") else {
+            print("miss scenario skipped: cell.json (with 7.125 once) is needed in \(treesDir)")
+            return
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let prefix = Array(text[..<marker.lowerBound].utf8), suffix = Array(text[marker.upperBound...].utf8)
+        func body(_ n: Int) -> [UInt8] { prefix + Array(String(format: "7.%09d", n).utf8) + suffix }
+        let service = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
+        let decoder = RequestDecoder(limits: .unlimited, textMeasurer: measurer)
+        var miss: [Double] = [], freeing: [Double] = [], bare: [Double] = [], ratios: [Double] = []
+        // Run 0 warms up; then each run's two bodies are new to the service's caches.
+        for run in 0...runs {
+            let first = body(2 * run), second = body(2 * run + 1)
+            let t0 = now()
+            var answered: UInt64 = 0
+            guard case .layoutNeeded(let pending) = service.answer(body: first) else {
+                print("miss scenario: a body was answered from the cache")
+                return
+            }
+            var missed = false
+            pending.run(budget: service.makeBudget()) { outcome in
+                missed = outcome.status == 200 && !outcome.cacheHit
+                answered = now()
+            }
+            let t1 = now()
+            guard missed else {
+                print("miss scenario: a body was not laid out afresh")
+                return
+            }
+            let b0 = now()
+            do {
+                let request = try! decoder.decode(body: second)
+                request.hashTree()
+                let budget = LayoutBudget(limits: BudgetPolicy().limits(elements: request.elementCount, textBytes: request.textBytes))
+                let context = LayoutContext(scale: request.scale, textMeasurer: measurer, budget: budget)
+                let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
+                let bytes = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs, output: request.output)
+                    .encode(root: request.root, layout: layout)
+                precondition(!bytes.isEmpty)
+                let b1 = now()
+                if run > 0 { bare.append(Double(b1 - b0) / 1e3) }
+            }
+            guard run > 0 else { continue }
+            miss.append(Double(t1 - t0) / 1e3)
+            freeing.append(Double(t1 - answered) / 1e3)
+            ratios.append(miss.last! / Swift.max(1e-9, bare.last!))
+        }
+        let m = percentile(miss, 0.5), f = percentile(freeing, 0.5), b = percentile(bare, 0.5)
+        let r = (percentile(ratios, 0.5), percentile(ratios, 0.25), percentile(ratios, 0.75))
+        if json {
+            print("{\"scenario\": \"misses\", \"runs\": \(runs), \"miss_us\": \(String(format: "%.2f", m)), "
+                  + "\"miss_freeing_us\": \(String(format: "%.2f", f)), \"bare_path_us\": \(String(format: "%.2f", b)), "
+                  + "\"ratio\": \(String(format: "%.3f", r.0)), \"ratio_q1\": \(String(format: "%.3f", r.1)), "
+                  + "\"ratio_q3\": \(String(format: "%.3f", r.2))}")
+        } else {
+            print(String(format: "cell misses (runs in turns): service %.1f us (of it freeing after the answer %.1f), "
+                         + "bare path %.1f us: %.2fx (quartiles %.2f-%.2f)", m, f, b, r.0, r.1, r.2))
+        }
     }
 
     /// Resident memory of this process (VmRSS), in MiB.

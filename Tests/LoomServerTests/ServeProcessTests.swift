@@ -548,4 +548,33 @@ final class ServeProcessTests: XCTestCase {
             XCTAssertNotNil((line["median_ms"] as? [String: Any])?["layout"], "\(line)")
         }
     }
+
+    /// `loom bench --scenario misses`: one JSON line; every body of the run was laid out afresh
+    /// through the service (it stops with a message otherwise), its time and the bare path's
+    /// measured. Without the marker number in cell.json the scenario says it is skipped.
+    func testBenchMissScenario() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("loom-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cell = #"{"root": {"type": "stack", "direction": "horizontal", "children": [{"type": "text", "text": "Miss me", "font": {"family": "Roboto", "size": 12}}, {"type": "node", "style": {"width": 7.125, "height": 5}}]}}"#
+        try Data(cell.utf8).write(to: dir.appendingPathComponent("cell.json"))
+        let run = try runLoom(["bench", "--scenario", "misses", "--trees-dir", dir.path, "--runs", "5", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, run.stdout)
+        let line = TestJSON.object(Array(lines[0].utf8))
+        XCTAssertEqual(line["scenario"] as? String, "misses", run.stdout)
+        XCTAssertEqual(line["runs"] as? Int, 5, run.stdout)
+        let miss = try XCTUnwrap(line["miss_us"] as? Double, run.stdout)
+        let freeing = try XCTUnwrap(line["miss_freeing_us"] as? Double, run.stdout)
+        XCTAssertGreaterThan(miss, 0, run.stdout)
+        XCTAssertGreaterThan(try XCTUnwrap(line["bare_path_us"] as? Double, run.stdout), 0, run.stdout)
+        XCTAssertLessThanOrEqual(freeing, miss, run.stdout)
+        XCTAssertGreaterThan(try XCTUnwrap(line["ratio"] as? Double, run.stdout), 0, run.stdout)
+
+        try Data(cell.replacingOccurrences(of: "7.125", with: "7").utf8).write(to: dir.appendingPathComponent("cell.json"))
+        let skipped = try runLoom(["bench", "--scenario", "misses", "--trees-dir", dir.path, "--runs", "2", "--json"])
+        XCTAssertEqual(skipped.status, 0, skipped.stderr)
+        XCTAssertTrue(skipped.stdout.hasPrefix("miss scenario skipped"), skipped.stdout)
+    }
 }
