@@ -154,7 +154,8 @@ struct BenchCommand: ParsableCommand {
     /// One tree timed a run at a time, so that two trees can take turns (`pairedRatio`).
     struct TreeTimer {
         let name: String
-        let body: [UInt8]
+        /// The request timed (the miss scenario gives it a new one each run).
+        var body: [UInt8]
         let measurer: TextMeasuring
         let layoutMeasurer: TextMeasuring?
         let output: ResponseOutput?
@@ -304,7 +305,7 @@ struct BenchCommand: ParsableCommand {
         let prefix = Array(text[..<marker.lowerBound].utf8), suffix = Array(text[marker.upperBound...].utf8)
         func body(_ n: Int) -> [UInt8] { prefix + Array(String(format: "7.%09d", n).utf8) + suffix }
         let service = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
-        let decoder = RequestDecoder(limits: .unlimited, textMeasurer: measurer)
+        var bareTimer = TreeTimer(name: "cell_bare", body: [], measurer: measurer)
         var miss: [Double] = [], freeing: [Double] = [], bare: [Double] = [], ratios: [Double] = []
         // Run 0 warms up; then each run's two bodies are new to the service's caches.
         for run in 0...runs {
@@ -325,20 +326,10 @@ struct BenchCommand: ParsableCommand {
                 print("miss scenario: a body was not laid out afresh")
                 return
             }
-            let b0 = now()
-            do {
-                let request = try! decoder.decode(body: second)
-                request.hashTree()
-                let budget = LayoutBudget(limits: BudgetPolicy().limits(elements: request.elementCount, textBytes: request.textBytes))
-                let context = LayoutContext(scale: request.scale, textMeasurer: measurer, budget: budget)
-                let layout = calculateRootLayout(request.root, sizeRange: request.sizeRange, context: context)
-                let bytes = ResponseEncoder(scale: request.scale, includeSpecs: request.includeSpecs, output: request.output)
-                    .encode(root: request.root, layout: layout)
-                precondition(!bytes.isEmpty)
-                let b1 = now()
-                if run > 0 { bare.append(Double(b1 - b0) / 1e3) }
-            }
+            bareTimer.body = second
+            guard bareTimer.run(record: run > 0) else { return }
             guard run > 0 else { continue }
+            bare.append(bareTimer.samples["total"]!.last! * 1e3)
             miss.append(Double(t1 - t0) / 1e3)
             freeing.append(Double(t1 - answered) / 1e3)
             ratios.append(miss.last! / Swift.max(1e-9, bare.last!))
