@@ -230,8 +230,12 @@ struct BenchCommand: ParsableCommand {
         for run in 0...runs {
             guard a.run(record: run > 0), b.run(record: run > 0) else { return (0, 0, 0) }
         }
-        let ratios = zip(a.samples["layout"]!, b.samples["layout"]!).map { $1 / Swift.max(1e-9, $0) }
-        return (percentile(ratios, 0.5), percentile(ratios, 0.25), percentile(ratios, 0.75))
+        return medianAndQuartiles(zip(a.samples["layout"]!, b.samples["layout"]!).map { $1 / Swift.max(1e-9, $0) })
+    }
+
+    /// The median of `ratios` with its first and third quartiles.
+    static func medianAndQuartiles(_ ratios: [Double]) -> (median: Double, q1: Double, q3: Double) {
+        (percentile(ratios, 0.5), percentile(ratios, 0.25), percentile(ratios, 0.75))
     }
 
     /// The 100-cell feed with text (feedtext.json) against the same feed with its texts in
@@ -297,11 +301,10 @@ struct BenchCommand: ParsableCommand {
     /// hand-off's (`bench/http_load.sh` gives its CPU per request).
     static func missScenario(treesDir: String, measurer: TextMeasuring, runs: Int, json: Bool) {
         guard let data = FileManager.default.contents(atPath: treesDir + "/cell.json"),
-              let marker = String(decoding: data, as: UTF8.self).range(of: "7.125") else {
+              case let text = String(decoding: data, as: UTF8.self), let marker = text.range(of: "7.125") else {
             print("miss scenario skipped: cell.json (with 7.125 once) is needed in \(treesDir)")
             return
         }
-        let text = String(decoding: data, as: UTF8.self)
         let prefix = Array(text[..<marker.lowerBound].utf8), suffix = Array(text[marker.upperBound...].utf8)
         func body(_ n: Int) -> [UInt8] { prefix + Array(String(format: "7.%09d", n).utf8) + suffix }
         let service = LayoutService(configuration: ServiceConfiguration(), textMeasurer: measurer)
@@ -335,7 +338,7 @@ struct BenchCommand: ParsableCommand {
             ratios.append(miss.last! / Swift.max(1e-9, bare.last!))
         }
         let m = percentile(miss, 0.5), f = percentile(freeing, 0.5), b = percentile(bare, 0.5)
-        let r = (percentile(ratios, 0.5), percentile(ratios, 0.25), percentile(ratios, 0.75))
+        let r = medianAndQuartiles(ratios)
         if json {
             print("{\"scenario\": \"misses\", \"runs\": \(runs), \"miss_us\": \(String(format: "%.2f", m)), "
                   + "\"miss_freeing_us\": \(String(format: "%.2f", f)), \"bare_path_us\": \(String(format: "%.2f", b)), "
